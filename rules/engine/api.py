@@ -1,0 +1,183 @@
+"""The common shape of every game: configuration, match, round result, game spec.
+
+Each game is a package `rules.engine.<key>` exposing the same functions (see `GameModule`), so
+the web layer, the bench and the tests treat all four games alike and only ask questions:
+whose turn, what is legal, what may this seat see, what did the round pay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rules.engine.errors import ConfigError
+from rules.engine.moves import Move
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """A per-table house rule; `default` is how the club plays when nobody says otherwise."""
+
+    name: str
+    label: str
+    default: Any
+    help: str
+    choices: tuple[tuple[Any, str], ...] = ()  # (value, label) for a choice
+    minimum: int | None = None  # for whole numbers
+    maximum: int | None = None
+
+    @property
+    def kind(self) -> str:
+        if self.choices:
+            return "choice"
+        if isinstance(self.default, bool):
+            return "bool"
+        return "int"
+
+    def clean(self, value: Any) -> Any:
+        """The value as this option stores it, or ConfigError saying what is wrong."""
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in {"1", "true", "on", "yes", "0", "false", "off", "no", ""}:
+                return value.lower() in {"1", "true", "on", "yes"}
+            raise ConfigError(f"{self.label}: choose yes or no")
+        if self.kind == "choice":
+            for choice, _label in self.choices:
+                if value == choice:
+                    return choice
+            allowed = ", ".join(str(c) for c, _ in self.choices)
+            raise ConfigError(f"{self.label}: {value!r} is not one of {allowed}")
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{self.label}: {value!r} is not a whole number") from None
+        if isinstance(value, float) and value != number:
+            raise ConfigError(f"{self.label}: {value!r} is not a whole number")
+        if self.minimum is not None and number < self.minimum:
+            raise ConfigError(f"{self.label}: at least {self.minimum}")
+        if self.maximum is not None and number > self.maximum:
+            raise ConfigError(f"{self.label}: at most {self.maximum}")
+        return number
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    unit: str  # "cents" (money) or "points"
+    options: tuple[OptionSpec, ...] = ()
+    blurb: str = ""
+
+    def option(self, name: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    def make_config(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> Config:
+        """A checked configuration: defaults filled in, unknown options and bad values refused."""
+        count = self.default_players if players is None else players
+        if not isinstance(count, int) or not self.min_players <= count <= self.max_players:
+            raise ConfigError(
+                f"{self.title} is played by {self.min_players} to {self.max_players} players, not {count!r}"
+            )
+        given = dict(options or {})
+        unknown = sorted(set(given) - {o.name for o in self.options})
+        if unknown:
+            raise ConfigError(f"{self.title} has no option {', '.join(unknown)}")
+        values = tuple((o.name, o.clean(given[o.name]) if o.name in given else o.default) for o in self.options)
+        return Config(game=self.key, players=count, options=values)
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    game: str
+    players: int
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, name: str) -> Any:
+        for key, value in self.options:
+            if key == name:
+                return value
+        raise KeyError(f"{self.game} has no option {name!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "players": self.players, "options": dict(self.options)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Config:
+        return cls(game=data["game"], players=int(data["players"]), options=tuple(dict(data["options"]).items()))
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """What carries from one round to the next: the dealer, running totals, and game extras.
+
+    `carry` holds what a game keeps between rounds (Hawsker's kept cards and stock), as JSON data.
+    """
+
+    number: int  # rounds finished so far
+    dealer: int
+    totals: tuple[int, ...]
+    seed: str = ""
+    carry: Mapping[str, Any] | None = field(default=None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "totals": list(self.totals),
+            "seed": self.seed,
+            "carry": self.carry,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Match:
+        return cls(
+            number=int(data["number"]),
+            dealer=int(data["dealer"]),
+            totals=tuple(int(t) for t in data["totals"]),
+            seed=str(data.get("seed", "")),
+            carry=data.get("carry"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """Each seat's change (cents for money games, points otherwise) and a summary to show people."""
+
+    deltas: tuple[int, ...]
+    unit: str
+    summary: Mapping[str, Any] = field(default_factory=dict)
+
+
+class GameModule(Protocol):
+    SPEC: GameSpec
+
+    def new_round(self, config: Config, seed: str, match: Match | None = None) -> Any: ...
+    def to_act(self, state: Any) -> int | None: ...
+    def legal_moves(self, state: Any, seat: int) -> list[Move]: ...
+    def apply(self, state: Any, seat: int, move: Move) -> Any: ...
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
+    def result(self, state: Any) -> RoundResult: ...
+    def to_json(self, state: Any) -> dict[str, Any]: ...
+    def from_json(self, data: Mapping[str, Any]) -> Any: ...
+    def start_match(self, config: Config, seed: str) -> Match: ...
+    def next_match(self, config: Config, match: Match, state: Any) -> Match: ...
+    def match_over(self, config: Config, match: Match) -> bool: ...
+    def match_winners(self, config: Config, match: Match) -> list[int]: ...
+
+
+def replay(
+    game: GameModule, config: Config, seed: str, moves: Sequence[tuple[int, str]], match: Match | None = None
+) -> Any:
+    """The state reached by dealing from `seed` and applying each `(seat, move text)` in order."""
+    state = game.new_round(config, seed, match)
+    for seat, text in moves:
+        state = game.apply(state, seat, Move.parse(text))
+    return state
