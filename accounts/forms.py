@@ -1,0 +1,38 @@
+"""Forms for the member's own details."""
+
+from __future__ import annotations
+
+from django import forms
+
+from accounts.models import User
+
+
+def _clean_display_name(value: str) -> str:
+    name = " ".join(value.split())
+    if name and not any(ch.isalnum() for ch in name):
+        raise forms.ValidationError("A display name needs at least one letter or digit.")
+    return name
+
+
+class SignupExtraForm(forms.Form):
+    """Allauth's sign-up form asks for this too (ACCOUNT_SIGNUP_FORM_CLASS)."""
+
+    display_name = forms.CharField(
+        max_length=40, required=False, help_text="Shown at tables. Leave empty to use your username."
+    )
+
+    def clean_display_name(self) -> str:
+        return _clean_display_name(self.cleaned_data["display_name"])
+
+    def signup(self, request: object, user: User) -> None:
+        user.display_name = self.cleaned_data["display_name"]
+        user.save(update_fields=["display_name"])
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ["display_name"]
+
+    def clean_display_name(self) -> str:
+        return _clean_display_name(self.cleaned_data["display_name"])

@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+
+from tables import views as table_views
+
+urlpatterns = [
+    path("", table_views.home, name="home"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("accounts/", include("accounts.urls")),
+    path("rules/", include("rules.urls")),
+    path("", include("tables.urls")),
+]

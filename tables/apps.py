@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class TablesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "tables"
+    verbose_name = "Tables and play"

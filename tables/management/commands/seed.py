@@ -1,0 +1,19 @@
+"""`manage.py seed`: load the demo data in `seeds/` (idempotent)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from tables.services.seeding import seed_members
+
+
+class Command(BaseCommand):
+    help = "Load the demo members (and, as they exist, tables and finished games) from seeds/."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        report = seed_members()
+        self.stdout.write(
+            f"members: {report.members_created} created, {report.members_existing} already there"
+        )

@@ -1,0 +1,1 @@
+"""The only code that writes play state: typed, keyword-only functions, one transaction each."""

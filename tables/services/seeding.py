@@ -1,0 +1,44 @@
+"""Demo data from `seeds/`: safe to load again and again (it only adds what is missing)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.db import transaction
+
+from accounts.models import User
+
+SEEDS_DIR = Path(settings.BASE_DIR) / "seeds"
+
+
+@dataclass(frozen=True)
+class SeedReport:
+    members_created: int
+    members_existing: int
+
+
+def seed_members(*, seeds_dir: Path = SEEDS_DIR) -> SeedReport:
+    data = tomllib.loads((seeds_dir / "members.toml").read_text())
+    created = existing = 0
+    with transaction.atomic():
+        for entry in data["members"]:
+            user, was_created = User.objects.get_or_create(
+                username=entry["username"],
+                defaults={"email": entry["email"], "display_name": entry.get("display_name", "")},
+            )
+            if was_created:
+                staff = bool(entry.get("staff", False))
+                user.is_staff = user.is_superuser = staff
+                user.set_password(data["password"])
+                user.save()
+                EmailAddress.objects.get_or_create(
+                    user=user, email=entry["email"], defaults={"verified": True, "primary": True}
+                )
+                created += 1
+            else:
+                existing += 1
+    return SeedReport(members_created=created, members_existing=existing)

@@ -1,0 +1,46 @@
+"""A newcomer's first minutes, in real Chromium."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import log_in
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "a-browser-password-93"
+
+
+def test_newcomer_signs_up_logs_out_logs_in_and_sees_members_arrive(browser, server, shots) -> None:
+    newcomer = browser.new_context()
+    page = newcomer.new_page()
+    page.goto(server.url)
+    page.get_by_role("link", name="Join the club").first.click()
+    page.fill("input[name=username]", "newcomer")
+    page.fill("input[name=email]", "newcomer@example.org")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.fill("input[name=display_name]", "Nell Newcomer")
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{server.url}/lobby/")
+    expect(page.get_by_test_id("who")).to_have_text("Nell Newcomer")
+
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("navigation").get_by_role("link", name="Log in")).to_be_visible()
+
+    log_in(page, server, "newcomer@example.org", PASSWORD)
+    count = page.locator("#online-count")
+    expect(count).to_have_attribute("data-count", "1")
+    page.screenshot(path=str(shots / "lobby-one-member.png"))
+
+    second = browser.new_context()
+    other = second.new_page()
+    log_in(other, server, "bob")
+    expect(count).to_have_attribute("data-count", "2")
+    expect(count).to_have_text("2 members online")
+    page.screenshot(path=str(shots / "lobby-two-members.png"))
+
+    second.close()
+    expect(count).to_have_attribute("data-count", "1")
+    newcomer.close()
