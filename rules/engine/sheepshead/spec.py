@@ -1,0 +1,53 @@
+"""The table's house rules for Sheepshead, as the lobby, the rules page and the engine read them."""
+
+from __future__ import annotations
+
+from rules.engine.api import GameSpec, OptionSpec
+from rules.engine.match import ROUNDS_OPTION
+
+PARTNER_JD = "jack_of_diamonds"
+PARTNER_NONE = "none"
+
+SPEC = GameSpec(
+    key="sheepshead",
+    title="Sheepshead",
+    min_players=3,
+    max_players=7,
+    default_players=5,
+    unit="cents",
+    options=(
+        OptionSpec(
+            name="partner",
+            label="Partner",
+            default=PARTNER_JD,
+            help=(
+                "With 5 or more players, whoever holds the jack of diamonds after the bury is the "
+                "picker's secret partner; with 3 or 4 players the picker always plays alone."
+            ),
+            choices=((PARTNER_JD, "Jack of diamonds"), (PARTNER_NONE, "None: the picker always plays alone")),
+        ),
+        OptionSpec(
+            name="no_pick",
+            label="When nobody picks",
+            default="leaster",
+            help=(
+                "What happens when everybody passes: a leaster, where the fewest points (with at "
+                "least one trick taken) wins one stake from every other player."
+            ),
+            choices=(("leaster", "Leaster"),),
+        ),
+        OptionSpec(
+            name="stake_cents",
+            label="Stake (cents)",
+            default=100,
+            help="What one opponent pays at rate 1, in cents; the other rates are multiples of it.",
+            minimum=5,
+            maximum=10000,
+        ),
+        ROUNDS_OPTION,
+    ),
+    blurb=(
+        "Wisconsin's trick-taking game: queens and jacks are trump, one player picks up the blind "
+        "and, with a secret partner, tries to take 61 of the 120 points."
+    ),
+)

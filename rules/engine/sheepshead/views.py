@@ -1,0 +1,236 @@
+"""What one seat (or a spectator) may see of a Sheepshead hand, and the record shown at the end.
+
+The partnership is the game's secret: until the jack of diamonds is played only the partner's own
+view names the partner, and only the picker's own view shows the bury (and so whether the picker
+buried the jack and plays alone). Before the end no view carries another hand, the blind or the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.cards import Card
+from rules.engine.sheepshead.deck import DEAL_SIZES, JACK_OF_DIAMONDS, SUIT, SUIT_WORDS, points_of
+from rules.engine.sheepshead.play import deal, legal_moves
+from rules.engine.sheepshead.results import jd_played, result, tricks_taken
+from rules.engine.sheepshead.spec import SPEC
+from rules.engine.sheepshead.state import BURY, OVER, PICK, PLAY, State
+
+UNKNOWN = "unknown"
+KNOWN = "known"
+ALONE = "alone"
+
+
+def _who(seat: int, viewer: int | None) -> str:
+    return "you" if seat == viewer else f"seat {seat}"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _texts(cards: tuple[Card, ...]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _trick_cards(leader: int, cards: tuple[Card, ...], players: int) -> list[dict[str, Any]]:
+    return [{"seat": (leader + i) % players, "card": str(c)} for i, c in enumerate(cards)]
+
+
+def partner_can_exist(state: State) -> bool:
+    return state.table.jd_partner and state.table.players >= 5
+
+
+def partner_knowledge(state: State, viewer: int | None) -> tuple[str | None, int | None]:
+    """(status, partner seat) as this viewer knows them: status None before the bury is done or in
+    a leaster, else 'alone', 'known' or 'unknown'."""
+    if state.picker is None or state.phase in (PICK, BURY):
+        return None, None
+    if not partner_can_exist(state):
+        return ALONE, None
+    revealed = state.phase == OVER or jd_played(state)
+    if state.partner is None:
+        return (ALONE, None) if revealed or viewer == state.picker else (UNKNOWN, None)
+    if revealed or viewer == state.partner:
+        return KNOWN, state.partner
+    return UNKNOWN, None
+
+
+def _reveal(state: State, seat: int, viewer: int | None) -> str:
+    """The sentence that goes with the jack of diamonds reaching the table."""
+    if not partner_can_exist(state) or state.picker is None:
+        return ""
+    if seat == state.picker:
+        return " The picker holds the jack of diamonds and plays alone."
+    verb = "are" if seat == viewer else "is"
+    return f" {_cap(_who(seat, viewer))} {verb} the picker's partner."
+
+
+def _last(state: State, viewer: int | None) -> str:
+    players = state.players
+    first = (state.dealer + 1) % players
+    if state.phase == PICK:
+        if state.turn == first:
+            return f"{_cap(_who(state.dealer, viewer))} dealt; {len(state.blind)} cards are in the blind."
+        return f"{_cap(_who((state.turn - 1) % players, viewer))} passed."
+    if state.phase == BURY:
+        picker = state.picker
+        if not state.buried:
+            return f"{_cap(_who(picker, viewer))} picked up the blind."
+        if viewer == picker:
+            return f"You buried {state.buried[-1]}."
+        return f"Seat {picker} buried a card."
+    if state.trick:
+        seat = (state.leader + len(state.trick) - 1) % players
+        played = state.trick[-1]
+        text = f"{_cap(_who(seat, viewer))} played {played}."
+        return text + (_reveal(state, seat, viewer) if played == JACK_OF_DIAMONDS else "")
+    if state.tricks:
+        leader, winner, cards = state.tricks[-1]
+        seat = (leader + len(cards) - 1) % players
+        text = (
+            f"{_cap(_who(seat, viewer))} played {cards[-1]}; {_who(winner, viewer)} took the trick "
+            f"({points_of(cards)} points)."
+        )
+        if JACK_OF_DIAMONDS in cards:
+            holder = (leader + cards.index(JACK_OF_DIAMONDS)) % players
+            text += _reveal(state, holder, viewer)
+        return text
+    if state.picker is None:
+        return "Everybody passed: a leaster. The blind goes to whoever takes the last trick."
+    leads = "you lead" if first == viewer else f"seat {first} leads"
+    if viewer == state.picker:
+        return f"You buried {' '.join(_texts(state.buried))}; {leads}."
+    return f"Seat {state.picker} buried {len(state.buried)} cards; {leads}."
+
+
+def _prompt(state: State, viewer: int | None, hand: tuple[Card, ...], summary: dict[str, Any] | None) -> str:
+    turn = state.turn
+    if summary is not None:
+        return str(summary["text"])
+    mine = turn == viewer
+    if state.phase == PICK:
+        if not mine:
+            return f"Waiting for seat {turn} to pick or pass."
+        if turn == state.dealer:
+            return f"Pick up the blind ({len(state.blind)} cards) or pass; if you pass too, a leaster is played."
+        return f"Pick up the blind ({len(state.blind)} cards) or pass."
+    if state.phase == BURY:
+        left = len(state.blind) - len(state.buried)
+        if not mine:
+            return f"Waiting for seat {turn} to bury {left} more card{'s' if left != 1 else ''}."
+        return f"Bury {left} more card{'s' if left != 1 else ''}, one at a time."
+    if not mine:
+        return f"Waiting for seat {turn} to {'play' if state.trick else 'lead'}."
+    if not state.trick:
+        return "Your lead: play any card."
+    led = SUIT[state.trick[0]]
+    if any(SUIT[c] == led for c in hand):
+        return f"Follow {SUIT_WORDS[led]}."
+    return f"You cannot follow {SUIT_WORDS[led]}: play any card."
+
+
+def record_moves(state: State) -> list[list[Any]]:
+    """The moves of the hand as (seat, text) pairs, rebuilt from the state, ready for replay."""
+    players = state.players
+    first = (state.dealer + 1) % players
+    moves: list[list[Any]] = []
+    if state.phase == PICK:
+        passes = (state.turn - first) % players
+    elif state.picker is None:
+        passes = players
+    else:
+        passes = (state.picker - first) % players
+    moves.extend([(first + i) % players, "pass"] for i in range(passes))
+    if state.picker is not None:
+        moves.append([state.picker, "pick"])
+        moves.extend([state.picker, f"bury {c}"] for c in state.buried)
+    for leader, _winner, cards in state.tricks:
+        moves.extend([(leader + i) % players, f"play {c}"] for i, c in enumerate(cards))
+    moves.extend([(state.leader + i) % players, f"play {c}"] for i, c in enumerate(state.trick))
+    return moves
+
+
+def record(state: State, summary: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything about a finished hand: the deal, the bury, every trick, the seed and the money."""
+    if state.phase != OVER:
+        raise ValueError("the record is shown only when the hand is over")
+    if summary is None:
+        summary = dict(result(state).summary)
+    hands, blind = deal(state.seed, state.players)
+    return {
+        "seed": state.seed,
+        "dealer": state.dealer,
+        "hands": [_texts(h) for h in hands],
+        "blind": _texts(blind),
+        "picker": state.picker,
+        "partner": state.partner,
+        "bury": _texts(state.buried),
+        "tricks": [
+            {
+                "number": number,
+                "leader": leader,
+                "winner": winner,
+                "points": points_of(cards),
+                "cards": _trick_cards(leader, cards, state.players),
+            }
+            for number, (leader, winner, cards) in enumerate(state.tricks, start=1)
+        ],
+        "moves": record_moves(state),
+        "result": dict(summary),
+    }
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    players = state.players
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < players):
+        raise ValueError(f"no seat {seat!r} at a table of {players}")
+    over = state.phase == OVER
+    hand = state.hands[seat] if seat is not None else ()
+    status, partner = partner_knowledge(state, seat)
+    summary = dict(result(state).summary) if over else None
+    last_trick = None
+    if state.tricks:
+        leader, winner, cards = state.tricks[-1]
+        last_trick = {
+            "leader": leader,
+            "winner": winner,
+            "points": points_of(cards),
+            "cards": _trick_cards(leader, cards, players),
+        }
+    in_play = state.phase == PLAY
+    data: dict[str, Any] = {
+        "game": SPEC.key,
+        "players": players,
+        "seat": seat,
+        "dealer": state.dealer,
+        "to_act": state.turn,
+        "phase": state.phase,
+        "hand": _texts(hand),
+        "hand_counts": [len(h) for h in state.hands],
+        "legal": [str(m) for m in legal_moves(state, seat)] if seat is not None else [],
+        "prompt": _prompt(state, seat, hand, summary),
+        "last": _last(state, seat),
+        "over": over,
+        "result": summary,
+        "stake_cents": state.table.stake,
+        "blind_size": len(state.blind),
+        "hand_size": DEAL_SIZES[players][0],
+        "picker": state.picker,
+        "leaster": state.picker is None and state.phase in (PLAY, OVER),
+        "partner_rule": partner_can_exist(state),
+        "partner_status": status,
+        "partner": partner,
+        "you_are_partner": seat is not None and partner == seat and state.partner == seat,
+        "buried": _texts(state.buried) if seat is not None and seat == state.picker else [],
+        "leader": state.leader if in_play else None,
+        "led": SUIT_WORDS[SUIT[state.trick[0]]] if state.trick else None,
+        "trick": _trick_cards(state.leader, state.trick, players),
+        "trick_number": len(state.tricks) + 1 if in_play else None,
+        "last_trick": last_trick,
+        "played": [str(c) for _l, _w, cards in state.tricks for c in cards],
+        "tricks_taken": tricks_taken(state),
+    }
+    if over:
+        data["record"] = record(state, summary)
+    return data
