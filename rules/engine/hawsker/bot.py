@@ -1,0 +1,100 @@
+"""A Hawsker bot that plays for its hand, seeing only its own seat's view, as a person would.
+
+Every choice is judged by the hand it leaves: cards that score together (13s, pairs, runs, kings)
+are kept, weighed against the chance of being left with no answer to the other player's next top
+card (a king or a spread of suits keeps that low). It prefers top cards few unseen cards answer,
+steals whenever a play empties its hand, and when robbed discards what leaves the stealer least.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from rules.engine.cards import FULL_DECK, Card, parse_cards
+from rules.engine.hawsker.scoring import KING, THIRTEEN, VALUE, can_play, score_hand, sort_cards
+from rules.engine.hawsker.spec import PLAYS_EACH
+from rules.engine.moves import Move
+
+SCORED_SIZE = 5  # cards a hand usually holds when it is scored
+STUCK_COST = 2.0  # points lost beyond the hand itself when left without a play
+OTHER_HAND = 6.0  # what the other hand is worth to the other player, roughly
+OTHER_HOLDS = 6  # cards the other player usually holds while pegging
+
+
+def _best_score(cards: Sequence[Card]) -> int:
+    """The best score of the hand that could be kept from these cards (at most five of them)."""
+    if len(cards) <= SCORED_SIZE:
+        return score_hand(cards)
+    return max(score_hand(subset) for subset in combinations(cards, SCORED_SIZE))
+
+
+def _stuck_chance(cards: Sequence[Card], unseen: Sequence[Card]) -> float:
+    """The share of cards the other player might lay on top that these cards could not answer."""
+    if not unseen:
+        return 0.0
+    hand = sort_cards(cards)
+    return sum(1 for top in unseen if not can_play(top, hand)) / len(unseen)
+
+
+def _answers(top: Card, unseen: Sequence[Card]) -> list[Card]:
+    """The unseen cards that could be laid on `top` on their own: its suit, kings, the card making 13."""
+    need = THIRTEEN - VALUE[top]
+    return [c for c in unseen if c.suit == top.suit or c.rank == KING or (top.rank != KING and VALUE[c] == need)]
+
+
+def _other_stuck_chance(answers: int, unseen: Sequence[Card]) -> float:
+    """Roughly how likely the other player holds none of the `answers` unseen cards."""
+    held = min(OTHER_HOLDS, len(unseen))
+    chance = 1.0
+    for i in range(held):
+        chance *= max(0, len(unseen) - answers - i) / (len(unseen) - i)
+    return chance
+
+
+def _discard(view: dict[str, Any], legal: list[Move], hand: tuple[Card, ...]) -> Move:
+    phase = view["phase"]
+    robbed = phase == "final" and view.get("ending") == "steal" and view.get("ender") != view["seat"]
+
+    def worth(move: Move) -> float:
+        rest = tuple(c for c in hand if c != move.cards[0])
+        if phase == "final":
+            score = score_hand(rest)
+            return -score if robbed else score
+        return _best_score(rest) - STUCK_COST * _stuck_chance(rest, FULL_DECK)
+
+    return max(legal, key=worth)
+
+
+def _play(view: dict[str, Any], legal: list[Move], hand: tuple[Card, ...]) -> Move:
+    seat = view["seat"]
+    seen = set(hand)
+    for play in view.get("plays", []):
+        seen.update(parse_cards(play["cards"]))
+    seen.update(parse_cards(view.get("discards", [])))
+    unseen = [c for c in FULL_DECK if c not in seen]
+    last_play = view["plays_made"][seat] + 1 >= PLAYS_EACH
+
+    def worth(move: Move) -> float:
+        rest = tuple(c for c in hand if c not in move.cards)
+        if not rest:
+            return 1000.0  # a steal: score the other hand, and the other scores nothing
+        value = float(_best_score(rest))
+        answers = _answers(move.cards[-1], unseen)
+        if not last_play:
+            # The other player's next top card is most likely one that answers ours.
+            stuck = _stuck_chance(rest, answers or unseen)
+            value = value * (1 - stuck) - STUCK_COST * stuck
+        return value + OTHER_HAND * _other_stuck_chance(len(answers), unseen)
+
+    return max(legal, key=worth)
+
+
+def choose(view: dict[str, Any], legal: list[Move]) -> Move:
+    if len(legal) == 1:
+        return legal[0]
+    hand = parse_cards(view["hand"])
+    if view["phase"] == "play":
+        return _play(view, legal, hand)
+    return _discard(view, legal, hand)

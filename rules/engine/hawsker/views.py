@@ -1,0 +1,124 @@
+"""What each seat may see of a Hawsker round, and what a finished round pays.
+
+Before the end a view holds the viewer's own hand and own discards, the played cards (public) and
+counts of everything else; never the other hand, the other's discards, the stock order or the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.api import RoundResult
+from rules.engine.cards import SUIT_NAMES
+from rules.engine.hawsker.scoring import KING, score_breakdown
+from rules.engine.hawsker.spec import PLAYERS, PLAYS_EACH, SPEC
+from rules.engine.hawsker.state import Cards, State
+from rules.engine.hawsker.turns import legal_moves, top_card
+
+
+def _texts(cards: Cards) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _ending_text(state: State) -> str:
+    if state.ending == "steal":
+        return f"Seat {state.ender} emptied the hand and stole seat {1 - state.ender}'s hand."  # type: ignore[operator]
+    if state.ending == "stuck":
+        return f"Seat {state.ender} could not play and scored nothing."
+    return "Both players made five plays."
+
+
+def _summary(state: State) -> dict[str, Any]:
+    after = [t + s for t, s in zip(state.totals, state.scores, strict=True)]
+    return {
+        "ending": state.ending,
+        "ender": state.ender,
+        "scores": list(state.scores),
+        "scored": [_texts(h) for h in state.scored],
+        "breakdowns": [score_breakdown(h) for h in state.scored],
+        "totals_before": list(state.totals),
+        "totals": after,
+        "text": (
+            f"{_ending_text(state)} Seat 0 scores {state.scores[0]}, seat 1 scores {state.scores[1]}; "
+            f"the match stands at {after[0]} to {after[1]}."
+        ),
+    }
+
+
+def result(state: State) -> RoundResult:
+    if state.phase != "over":
+        raise ValueError("The round is not over yet.")
+    return RoundResult(deltas=state.scores, unit=SPEC.unit, summary=_summary(state))
+
+
+def _prompt(state: State, seat: int | None) -> str:
+    turn = state.turn
+    if turn is None:
+        return f"The round is over: seat 0 scores {state.scores[0]}, seat 1 scores {state.scores[1]}."
+    if seat != turn:
+        doing = "play" if state.phase == "play" else "discard"
+        return f"Waiting for seat {turn} to {doing}."
+    if state.phase == "discard":
+        left = state.pending.count(seat)
+        return f"Discard a card face down ({left} to go)."
+    if state.phase == "final":
+        if state.ending == "steal":
+            return (
+                f"Seat {state.ender} stole: discard one card; seat {state.ender} scores the rest of your hand."
+            )
+        return "Pegging is over: discard one more card; the rest of your hand is scored."
+    top = top_card(state)
+    if top is None:
+        return "Lead any one card."
+    suit = SUIT_NAMES[top.suit][:-1]
+    if top.rank == KING:
+        return f"Play on the {top}: one {suit}, any king, or two or more cards adding to 13."
+    return f"Play on the {top}: one {suit}, any king, or cards making 13 with it."
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    over = state.phase == "over"
+    mine = seat is not None and 0 <= seat < PLAYERS
+    top = top_card(state)
+    data: dict[str, Any] = {
+        "game": SPEC.key,
+        "players": PLAYERS,
+        "seat": seat,
+        "dealer": state.dealer,
+        "to_act": state.turn,
+        "phase": state.phase,
+        "hand": _texts(state.hands[seat]) if mine else [],  # type: ignore[index]
+        "hand_counts": [len(h) for h in state.hands],
+        "legal": [str(m) for m in legal_moves(state, seat)] if mine else [],  # type: ignore[arg-type]
+        "prompt": _prompt(state, seat),
+        "last": state.last,
+        "over": over,
+        "result": _summary(state) if over else None,
+        "round": state.number,
+        "target": state.target,
+        "totals": list(state.totals),
+        "round_scores": list(state.scores) if over else None,
+        "leader": state.leader,
+        "cut": state.cut,
+        "top": None if top is None else str(top),
+        "pile": _texts(state.table),
+        "plays": [{"seat": s, "cards": _texts(cards)} for s, cards in state.history],
+        "plays_made": list(state.plays),
+        "plays_each": PLAYS_EACH,
+        "stock": len(state.stock),
+        "waste": len(state.waste),
+        "discards": _texts(state.discards[seat]) if mine else [],  # type: ignore[index]
+        "discard_counts": [len(h) for h in state.discards],
+        "ending": state.ending,
+        "ender": state.ender,
+    }
+    if over:
+        data["record"] = {
+            "seed": state.seed,
+            "dealt": [_texts(h) for h in state.dealt],
+            "discards": [_texts(h) for h in state.discards],
+            "scored": [_texts(h) for h in state.scored],
+            "breakdowns": [score_breakdown(h) for h in state.scored],
+            "hands": [_texts(h) for h in state.hands],
+        }
+    return data
