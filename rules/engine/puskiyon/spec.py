@@ -1,0 +1,33 @@
+"""What a Puskiyon table can choose, in one place the lobby, the rules page and the engine share."""
+
+from __future__ import annotations
+
+from rules.engine.api import GameSpec, OptionSpec
+
+KEY = "puskiyon"
+
+TARGET_OPTION = OptionSpec(
+    name="target",
+    label="Game ends at",
+    default=200,
+    help="The game ends after the hand in which somebody's total reaches this many points; the lowest total wins.",
+    minimum=20,
+    maximum=1000,
+)
+
+SPEC = GameSpec(
+    key=KEY,
+    title="Puskiyon",
+    min_players=2,
+    max_players=6,
+    default_players=4,
+    unit="points",
+    options=(TARGET_OPTION,),
+    blurb="Shed your hand by matching the top card's rank or suit; the cards you are left holding "
+    "count against you, and the lowest total wins.",
+)
+
+
+def hand_size(players: int) -> int:
+    """Cards dealt to each player: 7 in a two-player game, 5 otherwise."""
+    return 7 if players == 2 else 5
