@@ -8,6 +8,7 @@ Production adds `config.production` on top.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import environ
@@ -86,7 +87,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;",
     }
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / "test.sqlite3")}
+    # A file, not memory: threads and sockets in tests need to share it. One per process, so two
+    # test runs on one machine never delete each other's database.
+    (BASE_DIR / "var").mkdir(exist_ok=True)
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / f"test-{os.getpid()}.sqlite3")}
 # Under ASGI every request and consumer call may run in its own thread: no persistent connections.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 
@@ -102,6 +106,10 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Table sockets close themselves (with 1012, which htmx retries) before Daphne's own timeout would
+# close them with 1000 (which htmx does not retry); the reconnect sends the whole table again.
+TABLE_SOCKET_MAX_AGE = env.float("TABLE_SOCKET_MAX_AGE", default=3600.0)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [

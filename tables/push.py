@@ -35,3 +35,16 @@ def _send_on_commit(group: str, message: dict[str, Any]) -> None:
 def online_count_changed(*, count: int, origin: str) -> None:
     """`origin` is the socket whose arrival or departure changed the count; it knows already."""
     _send_on_commit(LOBBY_GROUP, {"type": "lobby.online", "count": count, "origin": origin})
+
+
+def table_changed(table: Any) -> None:
+    """Everyone watching the table re-renders it for themselves; the message names no cards."""
+    _send_on_commit(table_group(table.pk), {"type": "table.changed", "version": table.version})
+
+
+def lobby_changed() -> None:
+    _send_on_commit(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def user_notice(*, user_id: int, kind: str, **data: Any) -> None:
+    _send_on_commit(user_group(user_id), {"type": "user.notice", "kind": kind, **data})

@@ -6,4 +6,15 @@ from tables import views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
+    path("lobby/tables/", views.lobby_tables_fragment, name="lobby_tables"),
+    path("lobby/new/", views.new_table_form, name="new_table_form"),
+    path("tables/new/", views.create_table, name="create_table"),
+    path("t/<str:code>/", views.table, name="table"),
+    path("t/<str:code>/board/", views.board, name="board"),
+    path("t/<str:code>/move/", views.move, name="move"),
+    path("t/<str:code>/ready/", views.ready, name="ready"),
+    path("t/<str:code>/join/", views.join, name="join"),
+    path("t/<str:code>/leave/", views.leave, name="leave"),
+    path("t/<str:code>/bots/add/", views.add_bot, name="add_bot"),
+    path("t/<str:code>/bots/remove/", views.remove_bot, name="remove_bot"),
 ]

@@ -12,6 +12,12 @@ from accounts.models import User
 PASSWORD = "a-long-test-password-42"
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:
+    """Hashing strength is Django's business; the tests only need passwords to work."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_member(db: None) -> Callable[..., User]:
     counter = {"n": 0}

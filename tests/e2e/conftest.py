@@ -62,3 +62,47 @@ def log_in(page, server: Daphne, login: str, password: str = DEMO_PASSWORD) -> N
     page.fill("input[name=password]", password)
     page.click("form button[type=submit]")
     page.wait_for_url(f"{server.url}/lobby/")
+
+
+def member_page(browser: Browser, server: Daphne, login: str):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    log_in(page, server, login)
+    return page
+
+
+def open_table(page, server: Daphne, game: str, players: int, *, bots: bool, **options: str) -> str:
+    """Start a table from the lobby form; returns its page URL."""
+    page.goto(f"{server.url}/lobby/")
+    with page.expect_response(lambda response: "/lobby/new/" in response.url):
+        page.select_option("#id_game", game)  # htmx swaps in this game's form
+    page.wait_for_load_state("networkidle")
+    page.wait_for_selector(f"#id_players option[value='{players}']", state="attached")
+    page.select_option("#id_players", str(players))
+    for name, value in options.items():
+        page.fill(f"[name=opt_{name}]", value)
+    if bots:
+        page.check("input[name=fill_with_bots]")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url(f"{server.url}/t/**")
+    page.wait_for_selector("#board")
+    return page.url
+
+
+def board_version(page) -> int:
+    return int(page.locator("#board").get_attribute("data-version"))
+
+
+def click_move(page, which: int = 0) -> str:
+    """Click one of the board's move buttons and wait for the server's answer; returns the move."""
+    from playwright.sync_api import expect
+
+    button = page.locator("#board [data-move]").nth(which)
+    expect(button).to_be_visible()
+    move = button.get_attribute("data-move")
+    before = board_version(page)
+    with page.expect_response(lambda response: "/move/" in response.url) as answer:
+        button.click()
+    assert answer.value.status == 200, answer.value.text()
+    expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
+    return move

@@ -87,3 +87,24 @@ async def test_messages_sent_to_the_lobby_get_an_error_and_the_socket_stays(make
     await comm.send_to(text_data='{"HEADERS": 1}')
     assert 'id="socket-error"' in await comm.receive_from(timeout=5)
     await comm.disconnect()
+
+
+async def test_the_table_list_updates_when_a_table_is_created_filled_and_started(make_member) -> None:
+    from asgiref.sync import sync_to_async
+
+    from tables.services.tables import create_table, join_table
+    from tests.sockets import session_cookie
+
+    alice = await sync_to_async(make_member)("alice")
+    bob = await sync_to_async(make_member)("bob")
+    comm = communicator("/ws/lobby/", cookie=await sync_to_async(session_cookie)(bob))
+    assert (await comm.connect())[0]
+    await next_count(comm)
+    table = await sync_to_async(create_table)(creator=alice, game="hawsker", players=2)
+    listed = await comm.receive_from(timeout=5)
+    assert 'id="table-list"' in listed and 'hx-swap-oob="true"' in listed
+    assert f'data-table="{table.code}" data-status="open"' in listed
+    await sync_to_async(join_table)(table_id=table.pk, user=bob)
+    started = await comm.receive_from(timeout=5)
+    assert f'data-table="{table.code}" data-status="running"' in started
+    await comm.disconnect()

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from tables.services.seeding import seed_members
+from tables.services.seeding import seed_members, seed_open_tables
 
 
 class Command(BaseCommand):
@@ -17,3 +17,5 @@ class Command(BaseCommand):
         self.stdout.write(
             f"members: {report.members_created} created, {report.members_existing} already there"
         )
+        tables = seed_open_tables()
+        self.stdout.write(f"open practice tables: {len(tables)} created")

@@ -1,4 +1,4 @@
-"""What the club's site stores about play: presence now; tables, rounds and moves as they come."""
+"""Who has the lobby open, counted the same by every Daphne process."""
 
 from __future__ import annotations
 

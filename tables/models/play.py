@@ -1,0 +1,156 @@
+"""What the site stores about play.
+
+A table holds seats and one match; a match holds rounds; a round holds every move in order.
+Each round keeps its seed, its configuration and the match as it stood when it was dealt, so any
+round replays exactly from the database and nothing is derived from memory. `Table.version`
+counts every change at the table: moves carry the version they were made against.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from rules.engine.registry import GAME_KEYS
+
+GAME_CHOICES = [(key, key.title()) for key in GAME_KEYS]
+
+
+def new_table_code() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for players"
+        RUNNING = "running", "playing"
+        FINISHED = "finished", "finished"
+        ABANDONED = "abandoned", "abandoned"
+
+    code = models.CharField(max_length=16, unique=True, default=new_table_code, editable=False)
+    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
+    name = models.CharField(max_length=60, blank=True)
+    seat_count = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    private = models.BooleanField(default=False, help_text="Hidden from the lobby; anyone with the link may join.")
+    turn_seconds = models.PositiveSmallIntegerField(default=60)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    version = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_created", null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} table {self.code}"
+
+
+class Seat(models.Model):
+    """A place at a table: empty, a member's, or a bot's. A member who left a running table keeps
+    the seat with `away` set, and the bot plays it until they come back."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats", null=True, blank=True
+    )
+    is_bot = models.BooleanField(default=False)
+    away = models.BooleanField(default=False)
+    ready = models.BooleanField(default=False, help_text="Ready for the next round.")
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(user__isnull=False), name="one_seat_per_member"
+            ),
+            models.CheckConstraint(
+                condition=~(Q(is_bot=True) & Q(user__isnull=False)), name="bot_seats_have_no_member"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of {self.table}"
+
+    @property
+    def empty(self) -> bool:
+        return self.user_id is None and not self.is_bot
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.is_bot or self.away
+
+
+class Match(models.Model):
+    """The match at a table: the engine's match record (dealer, totals, what carries over)."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match")
+    config = models.JSONField()
+    seed = models.CharField(max_length=64)
+    state = models.JSONField(help_text="The engine's match: rounds finished, dealer, running totals.")
+    over = models.BooleanField(default=False)
+    winners = models.JSONField(default=list, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"match at {self.table}"
+
+
+class Round(models.Model):
+    """One deal. `seed` stays secret until the round is over; `commitment` is public from the deal."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    seed = models.CharField(max_length=64)
+    salt = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64, help_text="SHA-256 of seed:salt, shown before the deal.")
+    match_before = models.JSONField(help_text="The engine's match as it stood when this round was dealt.")
+    state = models.JSONField(help_text="The engine state now (replayable from seed and moves).")
+    over = models.BooleanField(default=False)
+    result = models.JSONField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, help_text="When the seat to act runs out of time.")
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="one_round_per_number")]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of {self.match}"
+
+
+class Move(models.Model):
+    class Actor(models.TextChoices):
+        MEMBER = "member", "member"
+        BOT = "bot", "bot"
+        TIMEOUT = "timeout", "bot, after time ran out"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    text = models.CharField(max_length=200)
+    actor = models.CharField(max_length=10, choices=Actor.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moves", null=True, blank=True
+    )
+    table_version = models.PositiveIntegerField(help_text="The table's version this move produced.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "seq"]
+        constraints = [models.UniqueConstraint(fields=["round", "seq"], name="one_move_per_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.seq}. seat {self.seat}: {self.text}"

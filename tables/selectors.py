@@ -1,0 +1,203 @@
+"""Reads for pages and sockets. Everything a viewer sees of a game comes from the engine's
+`view(state, seat)` for that viewer's own seat (or None for a spectator), never the raw state."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from accounts.models import User
+from rules.engine import registry
+from rules.engine.api import GameSpec
+from rules.engine.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card
+from tables.models import Match, Round, Seat, Table
+
+
+def lobby_tables() -> QuerySet[Table]:
+    """Public tables waiting for players or playing, with their seats, in a fixed number of queries."""
+    seats = Seat.objects.select_related("user").order_by("position")
+    return (
+        Table.objects.filter(private=False, status__in=[Table.Status.OPEN, Table.Status.RUNNING])
+        .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False) | Q(seats__is_bot=True)))
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("status", "-created_at")[:100]
+    )
+
+
+def my_tables(user: User) -> QuerySet[Table]:
+    return (
+        Table.objects.filter(seats__user=user, status__in=[Table.Status.OPEN, Table.Status.RUNNING])
+        .distinct()
+        .order_by("-created_at")
+    )
+
+
+@dataclass(frozen=True)
+class CardFace:
+    text: str
+    rank: str
+    suit: str
+    symbol: str
+    name: str
+    red: bool
+    move: str | None = None
+
+
+def face(text: str, move: str | None = None) -> CardFace:
+    c = card(text)
+    return CardFace(text=text, rank=c.rank, suit=c.suit, symbol=SUIT_SYMBOLS[c.suit],
+                    name=f"{RANK_NAMES[c.rank]} of {SUIT_NAMES[c.suit]}", red=c.suit in "DH", move=move)
+
+
+@dataclass
+class SeatLine:
+    position: int
+    name: str
+    is_bot: bool
+    away: bool
+    is_me: bool
+    empty: bool
+    ready: bool
+    total: int | None = None
+    cards: int | None = None
+    to_act: bool = False
+    dealer: bool = False
+
+
+@dataclass
+class Board:
+    """Everything the table page shows one viewer; built from the engine view of their seat only."""
+
+    table: Table
+    spec: GameSpec
+    seats: list[SeatLine]
+    my_seat: Seat | None
+    view: dict[str, Any] | None = None
+    round: Round | None = None
+    match: Match | None = None
+    hand: list[CardFace] = field(default_factory=list)
+    buttons: list[tuple[str, str]] = field(default_factory=list)  # (move text, label)
+    unit: str = "points"
+    options: list[tuple[str, str]] = field(default_factory=list)
+    round_text: str = ""
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.view and self.view.get("legal"))
+
+    @property
+    def can_join(self) -> bool:
+        return self.my_seat is None and self.table.status == Table.Status.OPEN and any(s.empty for s in self.seats)
+
+
+def describe_options(spec: GameSpec, options: dict[str, Any]) -> list[tuple[str, str]]:
+    described = []
+    for option in spec.options:
+        value = options.get(option.name, option.default)
+        if option.choices:
+            shown = next((label for v, label in option.choices if v == value), str(value))
+        elif option.kind == "bool":
+            shown = "yes" if value else "no"
+        elif option.name == "stake_cents":
+            shown = f"${value / 100:.2f}"
+        elif option.name == "rounds" and not value:
+            shown = "once round the table"
+        else:
+            shown = str(value)
+        described.append((option.label, shown))
+    return described
+
+
+def move_label(text: str) -> str:
+    kind, *cards = text.split()
+    if not cards:
+        return kind.capitalize()
+    return f"{kind.capitalize()} " + " ".join(f"{card(c).rank}{SUIT_SYMBOLS[card(c).suit]}" for c in cards)
+
+
+_SEAT_WORD = re.compile(r"\b([Ss])eat (\d+)\b")
+
+
+def name_seats(text: str, names: list[str]) -> str:
+    """The engine speaks of "seat 3"; people at the table see each other's names."""
+
+    def name(found: re.Match[str]) -> str:
+        position = int(found.group(2))
+        return names[position] if position < len(names) else found.group(0)
+
+    return _SEAT_WORD.sub(name, text or "")
+
+
+def round_headline(summary: dict[str, Any], names: list[str]) -> str:
+    text = summary.get("text") or summary.get("headline")
+    if not text and summary.get("ending") == "blocked":
+        text = "Nobody could go on: the hand is blocked and everyone counts the cards they hold."
+    elif not text and summary.get("winner") is not None:
+        text = f"Seat {summary['winner']} went out; everyone else counts the cards they hold."
+    return name_seats(text or "", names)
+
+
+def seat_label(seat: Seat) -> str:
+    if seat.is_bot:
+        return f"Bot {seat.position + 1}"
+    return seat.user.shown_name if seat.user else "empty seat"
+
+
+def board_for(table: Table, user: User) -> Board:
+    spec = registry.spec(table.game)
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
+    mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    board = Board(
+        table=table, spec=spec, my_seat=mine, unit=spec.unit,
+        seats=[
+            SeatLine(position=s.position, name=seat_label(s), is_bot=s.is_bot, away=s.away,
+                     is_me=mine is not None and s.pk == mine.pk, empty=s.empty, ready=s.ready)
+            for s in seats
+        ],
+        options=describe_options(spec, table.options),
+    )
+    match = Match.objects.filter(table=table).first()
+    if match is None:
+        return board
+    board.match = match
+    current = match.rounds.order_by("-number").first()
+    board.round = current
+    totals = match.state.get("totals", [])
+    dealer = match.state.get("dealer")
+    if current is None:
+        return board
+    game = registry.game(table.game)
+    state = game.from_json(current.state)
+    seat_number = mine.position if mine is not None else None
+    view = game.view(state, seat_number)
+    if mine is not None and (mine.away or table.status != Table.Status.RUNNING):
+        view = {**view, "legal": []}
+    names = [line.name for line in board.seats]
+    view = {**view, "prompt": name_seats(view.get("prompt", ""), names),
+            "last": name_seats(view.get("last", ""), names)}
+    board.view = view
+    if current.over and current.result:
+        board.round_text = round_headline(current.result.get("summary", {}), names)
+    counts = view.get("hand_counts") or []
+    for line in board.seats:
+        line.total = totals[line.position] if line.position < len(totals) else None
+        line.cards = counts[line.position] if line.position < len(counts) else None
+        line.to_act = view.get("to_act") == line.position and not view.get("over")
+        line.dealer = view.get("dealer", dealer) == line.position
+    legal = list(view.get("legal") or [])
+    by_card: dict[str, str] = {}
+    for text in legal:
+        _kind, *cards = text.split()
+        if len(cards) == 1 and cards[0] in view.get("hand", []) and cards[0] not in by_card:
+            by_card[cards[0]] = text
+        else:
+            board.buttons.append((text, move_label(text)))
+    board.hand = [face(text, by_card.get(text)) for text in view.get("hand", [])]
+    return board

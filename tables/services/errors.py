@@ -1,0 +1,29 @@
+"""Refusals a member can read. Views and consumers show `str(error)` as it is."""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    """Something a member asked for that cannot be done; nothing was changed."""
+
+    status = 400
+
+
+class TableFull(TableError):
+    status = 409
+
+
+class StaleVersion(TableError):
+    status = 409
+
+
+class NotSeated(TableError):
+    status = 403
+
+
+class NotAllowed(TableError):
+    status = 403
+
+
+class IllegalPlay(TableError):
+    status = 400

@@ -1,0 +1,280 @@
+"""Playing at a table: dealing, moves against an expected version, bots, time-outs, next rounds.
+
+Every public function here is one transaction that starts by locking the table row. A move is
+applied by the engine (which refuses anything illegal without changing anything), recorded as a
+`Move` with the table version it produced, and announced after commit. Bots (and seats whose
+member left or ran out of time) move here too, until a member is to act.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from rules.engine import registry
+from rules.engine.api import Config, GameModule
+from rules.engine.api import Match as EngineMatch
+from rules.engine.errors import IllegalMove
+from rules.engine.moves import Move as EngineMove
+from rules.engine.rng import new_seed
+from tables import push
+from tables.models import Match, Move, Round, Seat, Table
+from tables.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError
+
+NEXT_ROUND_PAUSE = timedelta(seconds=20)
+BOT_MOVES_LIMIT = 5000
+
+
+def locked_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("There is no such table.") from None
+
+
+def seat_of(table: Table, user: User) -> Seat | None:
+    if not user.is_authenticated:
+        return None
+    return Seat.objects.filter(table=table, user=user).first()
+
+
+def commitment_for(seed: str, salt: str) -> str:
+    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
+
+
+@dataclass
+class Live:
+    """The table's current round, loaded once per transaction and written back once."""
+
+    table: Table
+    match: Match
+    round: Round
+    game: GameModule
+    config: Config
+    state: Any
+    seats: list[Seat]
+    next_seq: int
+    moves: list[Move]
+    loaded_version: int
+
+    @classmethod
+    def load(cls, table: Table) -> Live:
+        match = Match.objects.get(table=table)
+        current = match.rounds.order_by("-number").first()
+        if current is None:
+            raise TableError("This table has not started yet.")
+        game = registry.game(table.game)
+        last = current.moves.order_by("-seq").values_list("seq", flat=True).first() or 0
+        return cls(
+            table=table,
+            match=match,
+            round=current,
+            game=game,
+            config=Config.from_json(match.config),
+            state=game.from_json(current.state),
+            seats=list(Seat.objects.filter(table=table).order_by("position")),
+            next_seq=last + 1,
+            moves=[],
+            loaded_version=table.version,
+        )
+
+    def seat_to_act(self) -> int | None:
+        return None if self.round.over else self.game.to_act(self.state)
+
+    def record(self, seat: int, move: EngineMove, actor: str, user: User | None = None) -> None:
+        self.state = self.game.apply(self.state, seat, move)
+        self.table.version += 1
+        self.moves.append(
+            Move(round=self.round, seq=self.next_seq, seat=seat, text=str(move), actor=actor, user=user,
+                 table_version=self.table.version)
+        )
+        self.next_seq += 1
+        if self.game.to_act(self.state) is None:
+            self._finish_round()
+
+    def play_bots(self) -> None:
+        """Bots (and seats played for absent members) move until a member is to act or the round ends."""
+        choose = registry.bot(self.table.game).choose
+        for _ in range(BOT_MOVES_LIMIT):
+            seat = self.seat_to_act()
+            if seat is None or not self.seats[seat].played_by_bot:
+                return
+            move = choose(self.game.view(self.state, seat), self.game.legal_moves(self.state, seat))
+            self.record(seat, move, Move.Actor.BOT)
+        raise RuntimeError("bots did not finish the round")
+
+    def _finish_round(self) -> None:
+        result = self.game.result(self.state)
+        now = timezone.now()
+        self.round.over = True
+        self.round.finished_at = now
+        self.round.result = {"deltas": list(result.deltas), "unit": result.unit, "summary": dict(result.summary)}
+        before = EngineMatch.from_json(self.match.state)
+        after = self.game.next_match(self.config, before, self.state)
+        self.match.state = after.to_json()
+        if self.game.match_over(self.config, after):
+            self.match.over = True
+            self.match.winners = list(self.game.match_winners(self.config, after))
+            self.match.finished_at = now
+            self.table.status = Table.Status.FINISHED
+            self.table.finished_at = now
+        Seat.objects.filter(table=self.table).update(ready=False)
+        for seat in self.seats:
+            seat.ready = False
+
+    def save(self) -> None:
+        """Write everything back, guarded by the version this transaction started from."""
+        started_from = self.loaded_version
+        if self.moves:
+            Move.objects.bulk_create(self.moves)
+            self.moves = []
+        self.round.state = self.game.to_json(self.state)
+        self.round.deadline = self._deadline()
+        self.round.save()
+        self.match.save()
+        updated = Table.objects.filter(pk=self.table.pk, version=started_from).update(
+            version=self.table.version if self.table.version > started_from else started_from + 1,
+            status=self.table.status,
+            finished_at=self.table.finished_at,
+        )
+        if updated != 1:
+            raise StaleVersion("The table changed while you moved; nothing was changed. Try again.")
+        self.table.refresh_from_db(fields=["version"])
+        push.table_changed(self.table)
+        if self.table.status == Table.Status.FINISHED:
+            push.lobby_changed()
+
+    def _deadline(self):
+        now = timezone.now()
+        if self.match.over:
+            return None
+        if self.round.over:
+            return now + NEXT_ROUND_PAUSE
+        return now + timedelta(seconds=self.table.turn_seconds)
+
+
+def begin_match(table: Table) -> None:
+    """Deal the first round of a full table (called inside the seat-filling transaction)."""
+    spec = registry.spec(table.game)
+    config = spec.make_config(table.seat_count, table.options)
+    game = registry.game(table.game)
+    match_seed = new_seed()
+    engine_match = game.start_match(config, match_seed)
+    match = Match.objects.create(table=table, config=config.to_json(), seed=match_seed, state=engine_match.to_json())
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.RUNNING, started_at=timezone.now())
+    table.refresh_from_db()
+    _deal(table, match, game, config, engine_match)
+
+
+def _deal(table: Table, match: Match, game: GameModule, config: Config, engine_match: EngineMatch) -> None:
+    seed, salt = new_seed(), secrets.token_hex(8)
+    number = match.rounds.count() + 1
+    state = game.new_round(config, seed, engine_match)
+    Round.objects.create(
+        match=match, number=number, seed=seed, salt=salt, commitment=commitment_for(seed, salt),
+        match_before=engine_match.to_json(), state=game.to_json(state),
+    )
+    live = Live.load(table)
+    live.table.version += 1
+    live.play_bots()
+    live.save()
+
+
+def bots_play_on(table: Table) -> None:
+    """After a seat changed hands (a member left or came back): let bots move if it is their turn."""
+    live = Live.load(table)
+    live.table.version += 1
+    live.play_bots()
+    live.save()
+
+
+def play_move(*, table_id: int, user: User, move_text: str, expected_version: int) -> int:
+    """A member's move; returns the table's new version. Refuses stale versions and illegal moves."""
+    try:
+        move = EngineMove.parse(move_text)
+    except ValueError as error:
+        raise IllegalPlay(f"That is not a move: {error}.") from None
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seat = seat_of(table, user)
+        if seat is None:
+            raise NotSeated("You are not seated at this table, so you cannot move here.")
+        if table.version != expected_version:
+            raise StaleVersion("The table has moved on since you looked; nothing was changed.")
+        if table.status != Table.Status.RUNNING:
+            raise TableError("This table is not playing.")
+        live = Live.load(table)
+        if live.round.over:
+            raise IllegalPlay("The round is over; get ready for the next one.")
+        if seat.away:
+            raise IllegalPlay("You left this seat; take it back before you play.")
+        try:
+            live.record(seat.position, move, Move.Actor.MEMBER, user)
+        except IllegalMove as error:
+            raise IllegalPlay(error.reason) from None
+        live.play_bots()
+        live.save()
+        return live.table.version
+
+
+def expire_turn(*, table_id: int, expected_version: int) -> bool:
+    """Called when a deadline may have passed: the bot plays for the late seat, or the next round is dealt.
+
+    Returns whether anything changed. Safe to call from several sockets at once: only a call made
+    against the current version after the deadline does anything.
+    """
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.version != expected_version or table.status != Table.Status.RUNNING:
+            return False
+        live = Live.load(table)
+        deadline = live.round.deadline
+        if deadline is None or deadline > timezone.now():
+            return False
+        if live.round.over:
+            _next_round(live)
+            return True
+        seat = live.seat_to_act()
+        if seat is None:
+            return False
+        choose = registry.bot(table.game).choose
+        move = choose(live.game.view(live.state, seat), live.game.legal_moves(live.state, seat))
+        live.record(seat, move, Move.Actor.TIMEOUT)
+        live.play_bots()
+        live.save()
+        return True
+
+
+def ready_for_next_round(*, table_id: int, user: User, expected_version: int) -> int:
+    """A member is ready; when every member present is, the next round is dealt at once."""
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seat = seat_of(table, user)
+        if seat is None:
+            raise NotSeated("You are not seated at this table.")
+        if table.version != expected_version:
+            raise StaleVersion("The table has moved on since you looked; nothing was changed.")
+        live = Live.load(table)
+        if not live.round.over or live.match.over:
+            raise TableError("There is no next round to get ready for.")
+        Seat.objects.filter(pk=seat.pk).update(ready=True)
+        waiting = Seat.objects.filter(table=table, user__isnull=False, away=False, ready=False).exists()
+        if waiting:
+            live.table.version += 1
+            live.save()
+        else:
+            _next_round(live)
+        return Table.objects.values_list("version", flat=True).get(pk=table_id)
+
+
+def _next_round(live: Live) -> None:
+    Seat.objects.filter(table=live.table).update(ready=False)
+    engine_match = EngineMatch.from_json(live.match.state)
+    _deal(live.table, live.match, live.game, live.config, engine_match)

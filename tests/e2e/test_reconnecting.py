@@ -1,0 +1,116 @@
+"""A table page survives its socket closing: a broken event, an old socket, a Daphne restart."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from channels_redis.core import RedisChannelLayer
+from playwright.sync_api import expect
+
+from tables.push import table_group
+from tests.e2e.conftest import board_version, click_move, member_page, open_table
+from tests.servers import Daphne, free_port, manage
+
+pytestmark = pytest.mark.e2e
+
+REDIS_URL = "redis://127.0.0.1:6379/7"
+
+
+@pytest.fixture
+def own_server(tmp_path: Path):
+    """A Daphne of this test's own (on Redis, so the test can reach its channel layer), restartable."""
+    db = tmp_path / "db.sqlite3"
+    env = {"DATABASE_URL": f"sqlite:///{db}", "DEBUG": "true", "REDIS_URL": REDIS_URL, "TABLE_SOCKET_MAX_AGE": "6"}
+    manage("migrate", "--noinput", env=env)
+    manage("seed", env=env)
+    server = Daphne(port=free_port(), env=env, log_path=tmp_path / "daphne.log")
+    server.start()
+    server.db = db
+    yield server
+    server.stop()
+
+
+def table_id(db: Path, url: str) -> int:
+    code = url.rstrip("/").split("/")[-1]
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT id FROM tables_table WHERE code = ?", (code,)).fetchone()[0]
+
+
+def send_broken_event(group: str) -> None:
+    async def send() -> None:
+        layer = RedisChannelLayer(hosts=[REDIS_URL])
+        await layer.group_send(group, {"type": "table.changed", "version": "not a number"})
+        await layer.close_pools()
+
+    # Playwright's sync API keeps an event loop in this thread; the layer gets a thread of its own.
+    worker = threading.Thread(target=asyncio.run, args=(send(),))
+    worker.start()
+    worker.join(timeout=10)
+
+
+def opens(page) -> int:
+    return int(page.locator("#live").get_attribute("data-opens") or 0)
+
+
+def play_and_check_live(mover, other) -> None:
+    click_move(mover)
+    expect(other.locator("#board")).to_have_attribute("data-version", str(board_version(mover)))
+
+
+def two_member_hawsker(browser, server):
+    alice = member_page(browser, server, "alice")
+    bob = member_page(browser, server, "bob")
+    url = open_table(alice, server, "hawsker", 2, bots=False)
+    bob.goto(url)
+    bob.get_by_role("button", name="Take a seat").click()
+    for page in (alice, bob):
+        expect(page.locator("#board .hand")).to_be_visible()
+        expect(page.locator("#live")).to_have_text("live")
+    return alice, bob, url
+
+
+def mover_of(alice, bob):
+    expect(alice.locator("#board")).to_have_attribute("data-version", str(board_version(bob)))
+    return (alice, bob) if alice.locator("#board [data-move]").count() else (bob, alice)
+
+
+def test_a_consumer_failure_and_old_sockets_do_not_strand_the_browser(browser, own_server) -> None:
+    alice, bob, url = two_member_hawsker(browser, own_server)
+    opened = {page: opens(page) for page in (alice, bob)}
+    send_broken_event(table_group(table_id(own_server.db, url)))
+    # Both sockets were closed with 1012; htmx comes back and the fresh socket sends the table.
+    for page in (alice, bob):
+        page.wait_for_function(
+            "n => Number(document.getElementById('live').dataset.opens) > n", arg=opened[page], timeout=15000
+        )
+        expect(page.locator("#live")).to_have_text("live")
+    mover, other = mover_of(alice, bob)
+    play_and_check_live(mover, other)
+    # Sockets older than TABLE_SOCKET_MAX_AGE close themselves with 1012 and come back too.
+    alice.wait_for_timeout(7000)
+    mover, other = mover_of(alice, bob)
+    play_and_check_live(mover, other)
+    assert "Traceback" in own_server.log()  # the broken event was logged, not swallowed
+
+
+def test_daphne_stopped_mid_round_and_started_again(browser, own_server) -> None:
+    alice, bob, _url = two_member_hawsker(browser, own_server)
+    mover, other = mover_of(alice, bob)
+    play_and_check_live(mover, other)
+    version = board_version(alice)
+    hand_before = alice.locator(".hand").inner_text()
+    own_server.stop()
+    for page in (alice, bob):
+        expect(page.locator("#live")).to_have_text("reconnecting…", timeout=10000)
+    own_server.start()
+    for page in (alice, bob):
+        expect(page.locator("#live")).to_have_text("live", timeout=30000)
+    assert board_version(alice) == version
+    assert alice.locator(".hand").inner_text() == hand_before
+    mover, other = mover_of(alice, bob)
+    play_and_check_live(mover, other)
+    assert board_version(alice) > version

@@ -1,0 +1,57 @@
+"""Building tables for tests and playing them through the services."""
+
+from __future__ import annotations
+
+import random
+
+from accounts.models import User
+from rules.engine import registry
+from tables.models import Round, Table
+from tables.services import play
+from tables.services.tables import create_table, join_table
+
+PLAYERS = {"sheepshead": 5, "hawk": 4, "hawsker": 2, "puskiyon": 4}
+
+
+def full_table(game: str, members: list[User], *, bots: int = 0, **options: object) -> Table:
+    """A running table: members in the first seats, bots in the rest."""
+    players = len(members) + bots
+    table = create_table(creator=members[0], game=game, players=players, options=options or None)
+    for member in members[1:]:
+        join_table(table_id=table.pk, user=member)
+    if bots:
+        from tables.services.tables import add_bot
+
+        for _ in range(bots):
+            add_bot(table_id=table.pk, user=members[0])
+    table.refresh_from_db()
+    return table
+
+
+def current_round(table: Table) -> Round:
+    return Round.objects.filter(match__table=table).order_by("-number").first()
+
+
+def seat_to_act(table: Table) -> int | None:
+    rnd = current_round(table)
+    if rnd is None or rnd.over:
+        return None
+    game = registry.game(table.game)
+    return game.to_act(game.from_json(rnd.state))
+
+
+def legal_for(table: Table, seat: int) -> list[str]:
+    rnd = current_round(table)
+    game = registry.game(table.game)
+    return [str(m) for m in game.legal_moves(game.from_json(rnd.state), seat)]
+
+
+def play_one(table: Table, members_by_seat: dict[int, User], rng: random.Random) -> bool:
+    """One member move chosen at random; False when no member is to act."""
+    table.refresh_from_db()
+    seat = seat_to_act(table)
+    if seat is None or seat not in members_by_seat:
+        return False
+    move = rng.choice(legal_for(table, seat))
+    play.play_move(table_id=table.pk, user=members_by_seat[seat], move_text=move, expected_version=table.version)
+    return True

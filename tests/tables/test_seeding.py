@@ -1,0 +1,37 @@
+"""`manage.py seed`: demo members and a practice table per game, idempotent."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from accounts.models import User
+from rules.engine.registry import GAME_KEYS
+from tables.models import Table
+from tables.services.seeding import DEMO_TABLE_NAME
+from tables.services.tables import join_table
+from tests.tables.helpers import seat_to_act
+
+pytestmark = pytest.mark.django_db
+
+
+def test_seed_twice_loads_everything_once() -> None:
+    call_command("seed")
+    call_command("seed")
+    assert User.objects.filter(is_staff=True).count() == 1
+    assert User.objects.count() == 7
+    assert User.objects.get(username="alice").check_password("cardclub-demo")
+    practice = Table.objects.filter(name=DEMO_TABLE_NAME, status=Table.Status.OPEN)
+    assert sorted(practice.values_list("game", flat=True)) == sorted(GAME_KEYS)
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_a_newcomer_sits_at_a_practice_table_and_plays_against_bots_at_once(make_member, game) -> None:
+    call_command("seed")
+    table = Table.objects.get(name=DEMO_TABLE_NAME, game=game)
+    join_table(table_id=table.pk, user=make_member("newcomer"))
+    table.refresh_from_db()
+    assert table.status == Table.Status.RUNNING
+    assert seat_to_act(table) == 0  # the bots have played up to the newcomer's turn
+    call_command("seed")
+    assert Table.objects.filter(name=DEMO_TABLE_NAME, game=game, status=Table.Status.OPEN).count() == 1

@@ -1,0 +1,101 @@
+"""The table socket: whole board on connect, a fresh board per change, hostile input survived."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from tables import push
+from tables.services import play
+from tests.sockets import communicator, session_cookie
+from tests.tables.helpers import full_table, legal_for, seat_to_act
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def version_of(html: str) -> int:
+    found = re.search(r'id="board"[^>]*data-version="(\d+)"', html)
+    assert found, html[:300]
+    return int(found.group(1))
+
+
+@sync_to_async
+def hawsker_table(make_member):
+    alice, bob = make_member("alice"), make_member("bob")
+    table = full_table("hawsker", [alice, bob])
+    return table, alice, bob, session_cookie(alice), session_cookie(bob)
+
+
+@sync_to_async
+def move_for_whoever_acts(table, members):
+    table.refresh_from_db()
+    seat = seat_to_act(table)
+    play.play_move(table_id=table.pk, user=members[seat], move_text=legal_for(table, seat)[0],
+                   expected_version=table.version)
+    table.refresh_from_db()
+    return table.version
+
+
+async def test_anonymous_and_unknown_tables_are_refused(make_member) -> None:
+    table, *_ = await hawsker_table(make_member)
+    connected, code = await communicator(f"/ws/table/{table.code}/").connect()
+    assert (connected, code) == (False, 4401)
+    cookie = await sync_to_async(session_cookie)(await sync_to_async(make_member)("carol"))
+    connected, code = await communicator("/ws/table/nosuchtable/", cookie=cookie).connect()
+    assert (connected, code) == (False, 4404)
+
+
+async def test_connect_sends_the_whole_table_and_each_change_sends_it_again(make_member) -> None:
+    table, alice, bob, alice_cookie, _ = await hawsker_table(make_member)
+    comm = communicator(f"/ws/table/{table.code}/", cookie=alice_cookie)
+    assert (await comm.connect())[0]
+    first = await comm.receive_from(timeout=5)
+    assert 'hx-swap-oob="true"' in first
+    assert version_of(first) == table.version
+    new_version = await move_for_whoever_acts(table, [alice, bob])
+    pushed = await comm.receive_from(timeout=5)
+    assert version_of(pushed) == new_version
+    await comm.disconnect()
+
+
+async def test_hostile_messages_get_an_error_and_the_socket_keeps_working(make_member) -> None:
+    table, alice, bob, alice_cookie, _ = await hawsker_table(make_member)
+    comm = communicator(f"/ws/table/{table.code}/", cookie=alice_cookie)
+    assert (await comm.connect())[0]
+    await comm.receive_from(timeout=5)
+    hostile = [
+        "not json {", "x" * 200_000, json.dumps([1, 2, 3]), json.dumps({"move": "play 10D", "version": 1}),
+        json.dumps({"table": table.pk + 999, "move": "play AS"}), json.dumps({"HEADERS": {"HX-Request": "true"}}),
+    ]
+    for message in hostile:
+        await comm.send_to(text_data=message)
+        reply = await comm.receive_from(timeout=5)
+        assert 'id="table-error"' in reply
+        assert message[:30] not in reply  # never echoed back
+    await comm.send_to(bytes_data=b"\x00\xff")
+    assert 'id="table-error"' in await comm.receive_from(timeout=5)
+    new_version = await move_for_whoever_acts(table, [alice, bob])
+    assert version_of(await comm.receive_from(timeout=5)) == new_version
+    await comm.disconnect()
+
+
+async def test_old_versions_are_not_sent_and_a_broken_event_closes_for_a_retry(make_member) -> None:
+    table, _alice, _bob, alice_cookie, _ = await hawsker_table(make_member)
+    comm = communicator(f"/ws/table/{table.code}/", cookie=alice_cookie)
+    assert (await comm.connect())[0]
+    await comm.receive_from(timeout=5)
+    layer = get_channel_layer()
+    await layer.group_send(push.table_group(table.pk), {"type": "table.changed", "version": table.version - 1})
+    assert await comm.receive_nothing(timeout=0.5)
+    await layer.group_send(push.table_group(table.pk), {"type": "table.changed", "version": "garbage"})
+    closed = await comm.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 1012}
+    # Coming back gives the whole table again.
+    again = communicator(f"/ws/table/{table.code}/", cookie=alice_cookie)
+    assert (await again.connect())[0]
+    assert version_of(await again.receive_from(timeout=5)) == table.version
+    await again.disconnect()

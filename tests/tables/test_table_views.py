@@ -1,0 +1,127 @@
+"""The lobby and table pages, and moves as htmx POSTs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tables.models import Move, Table
+from tests.tables.helpers import full_table, legal_for, seat_to_act
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_lobby_lists_public_tables_and_hides_private_ones(make_member) -> None:
+    alice = make_member("alice")
+    client = client_for(alice)
+    response = client.post(reverse("create_table"), {
+        "game": "hawk", "players": "4", "turn_seconds": "60", "opt_rounds": "0",
+    })
+    assert response.status_code == 302
+    public = Table.objects.get()
+    client.post(reverse("create_table"), {
+        "game": "puskiyon", "players": "3", "turn_seconds": "60", "opt_target": "100", "private": "on",
+    })
+    private = Table.objects.get(private=True)
+    page = client_for(make_member("bob")).get(reverse("lobby")).content.decode()
+    assert public.code in page
+    assert private.code not in page
+
+
+def test_a_nonsense_table_form_is_refused_with_reasons_and_creates_nothing(member_client) -> None:
+    response = member_client.post(reverse("create_table"), {
+        "game": "sheepshead", "players": "12", "turn_seconds": "-3", "opt_stake_cents": "lots",
+        "opt_partner": "anyone", "opt_no_pick": "leaster", "opt_rounds": "0",
+    })
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert {"players", "turn_seconds", "opt_stake_cents", "opt_partner"} <= set(errors)
+    assert Table.objects.count() == 0
+
+
+def test_the_form_follows_the_chosen_game(member_client) -> None:
+    html = member_client.get(reverse("new_table_form"), {"game": "puskiyon"}, **HTMX).content.decode()
+    assert 'name="opt_target"' in html
+    assert 'name="opt_stake_cents"' not in html
+
+
+def test_the_table_page_shows_my_hand_and_no_one_elses(make_member) -> None:
+    alice, bob, watcher = make_member("alice"), make_member("bob"), make_member("watcher")
+    table = full_table("hawsker", [alice, bob])
+    page = client_for(alice).get(reverse("table", args=[table.code])).content.decode()
+    assert "Your hand" in page
+    assert f'ws-connect="/ws/table/{table.code}/"' in page
+    spectator = client_for(watcher).get(reverse("table", args=[table.code])).content.decode()
+    assert "Your hand" not in spectator
+    assert "data-move" not in spectator
+    assert "You are watching" in spectator
+
+
+def test_a_move_post_returns_the_new_board_and_a_replay_changes_nothing(make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    table = full_table("hawsker", [alice, bob])
+    seat = seat_to_act(table)
+    mover = client_for([alice, bob][seat])
+    move = legal_for(table, seat)[0]
+    data = {"move": move, "version": str(table.version)}
+    first = mover.post(reverse("move", args=[table.code]), data, **HTMX)
+    assert first.status_code == 200
+    table.refresh_from_db()
+    assert f'data-version="{table.version}"' in first.content.decode()
+    again = mover.post(reverse("move", args=[table.code]), data, **HTMX)
+    assert again.status_code == 409
+    assert "moved on" in again.content.decode()
+    assert again["HX-Retarget"] == "#table-error"
+    assert Move.objects.filter(round__match__table=table, actor="member").count() == 1
+
+
+@pytest.mark.parametrize(("data", "status", "message"), [
+    ({"move": "play 10D"}, 400, "no table version"),
+    ({"move": "play 10D", "version": "abc"}, 400, "no table version"),
+    ({"move": "discard everything", "version": "{v}"}, 400, "not a move"),
+    ({"move": "draw", "version": "{v}"}, 400, ""),
+])
+def test_bad_move_posts_say_why_and_change_nothing(make_member, data, status, message) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    table = full_table("hawsker", [alice, bob])
+    seat = seat_to_act(table)
+    mover = client_for([alice, bob][seat])
+    before = table.version
+    data = {k: v.format(v=table.version) for k, v in data.items()}
+    response = mover.post(reverse("move", args=[table.code]), data, **HTMX)
+    assert response.status_code == status
+    assert message in response.content.decode()
+    assert re.search(r'id="table-error"', response.content.decode())
+    table.refresh_from_db()
+    assert table.version == before
+
+
+def test_a_member_not_seated_cannot_move(make_member) -> None:
+    alice, bob, carol = make_member("alice"), make_member("bob"), make_member("carol")
+    table = full_table("hawsker", [alice, bob])
+    seat = seat_to_act(table)
+    response = client_for(carol).post(reverse("move", args=[table.code]),
+                                      {"move": legal_for(table, seat)[0], "version": table.version}, **HTMX)
+    assert response.status_code == 403
+    assert "not seated" in response.content.decode()
+
+
+def test_get_is_not_a_move(member_client, make_member) -> None:
+    alice = make_member("bob")
+    table = full_table("hawsker", [alice], bots=1)
+    assert member_client.get(reverse("move", args=[table.code])).status_code == 405
+
+
+def test_unknown_tables_are_404(member_client) -> None:
+    assert member_client.get(reverse("table", args=["nope"])).status_code == 404
