@@ -1,0 +1,5 @@
+"""The club's admin: one module per concern, registered when Django autodiscovers `tables.admin`."""
+
+from __future__ import annotations
+
+from tables.admin import play  # noqa: F401
