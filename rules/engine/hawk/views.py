@@ -1,0 +1,115 @@
+"""What one seat (or a spectator) may see of a Hawk round, as JSON-able data.
+
+Played tricks are public in Hawk: everyone watched them fall, so the history of finished tricks,
+each seat's tricks and pips, and who took the first trick (and so is LAFH already) are shown to
+all. Other hands, the out-of-play cards and the seed appear only in the end-of-round record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.cards import SUIT_NAMES
+from rules.engine.hawk.deck import PIPS
+from rules.engine.hawk.play import led_and_trump, legal_moves, result
+from rules.engine.hawk.spec import SPEC
+from rules.engine.hawk.state import State
+
+
+def _seat_cards(leader: int, cards: tuple, players: int) -> list[dict[str, Any]]:
+    return [{"seat": (leader + i) % players, "card": str(c)} for i, c in enumerate(cards)]
+
+
+def _who(seat: int, viewer: int | None) -> str:
+    return "You" if seat == viewer else f"Seat {seat}"
+
+
+def _last(state: State, viewer: int | None) -> str:
+    players = state.players
+    if state.table:
+        seat = (state.leader + len(state.table) - 1) % players
+        return f"{_who(seat, viewer)} played {state.table[-1]}."
+    if state.tricks:
+        trick = state.tricks[-1]
+        pips = sum(PIPS[c] for c in trick.cards)
+        took = "take" if trick.winner == viewer else "takes"
+        return (
+            f"{_who(trick.winner, viewer)} {took} trick {len(state.tricks)} "
+            f"with {trick.cards[(trick.winner - trick.leader) % players]} ({pips} pips)."
+        )
+    return ""
+
+
+def _prompt(state: State, viewer: int | None) -> str:
+    turn = state.turn
+    if turn is None:
+        return "The round is over."
+    if turn != viewer:
+        return f"Waiting for seat {turn} to play."
+    led, trump = led_and_trump(state.table)
+    if led is None:
+        return "Your lead: play any card."
+    if any(c[1] == led for c in state.hands[viewer]):
+        return f"Your turn: follow suit with a {SUIT_NAMES[led][:-1]}."
+    return f"Your turn: you have no {SUIT_NAMES[led]}, so play any card ({SUIT_NAMES[trump]} would trump)."
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    players = state.players
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < players):
+        raise ValueError(f"no seat {seat!r} at this {players}-player table")
+    over = state.turn is None
+    in_round = len(state.dealt[0])
+    led, trump = led_and_trump(state.table)
+    tricks_won = [0] * players
+    pips_won = [0] * players
+    history = []
+    for number, trick in enumerate(state.tricks, start=1):
+        pips = sum(PIPS[c] for c in trick.cards)
+        tricks_won[trick.winner] += 1
+        pips_won[trick.winner] += pips
+        history.append(
+            {
+                "number": number,
+                "leader": trick.leader,
+                "winner": trick.winner,
+                "cards": _seat_cards(trick.leader, trick.cards, players),
+                "pips": pips,
+            }
+        )
+    data: dict[str, Any] = {
+        "game": SPEC.key,
+        "players": players,
+        "seat": seat,
+        "dealer": state.dealer,
+        "to_act": state.turn,
+        "phase": "over" if over else "play",
+        "hand": [] if seat is None else [str(c) for c in state.hands[seat]],
+        "hand_counts": [len(h) for h in state.hands],
+        "legal": [] if seat is None else [str(m) for m in legal_moves(state, seat)],
+        "prompt": _prompt(state, seat),
+        "last": _last(state, seat),
+        "over": over,
+        "result": dict(result(state).summary) if over else None,
+        "leader": state.leader,
+        "trick": _seat_cards(state.leader, state.table, players),
+        "led_suit": led,
+        "trump_suit": trump,
+        "trick_number": min(len(state.tricks) + 1, in_round),
+        "tricks_in_round": in_round,
+        "tricks_won": tricks_won,
+        "pips_won": pips_won,
+        "first_trick_taker": state.tricks[0].winner if state.tricks else None,
+        "history": history,
+        "out_of_play": len(state.out),
+        "bonus_per_trick": bool(state.config.get("bonus_per_trick")),
+    }
+    if over:
+        data["record"] = {
+            "seed": state.seed,
+            "dealer": state.dealer,
+            "dealt": [[str(c) for c in hand] for hand in state.dealt],
+            "out_of_play": [str(c) for c in state.out],
+            "tricks": history,
+        }
+    return data
