@@ -66,7 +66,8 @@ def play_bots(game: GameModule, key: str, players: int, rounds: int) -> tuple[in
 
 def run(key: str, rounds: int, players: list[int] | None, bot_rounds: int) -> list[BenchLine]:
     game = registry.game(key)
-    counts = players or list(range(game.SPEC.min_players, game.SPEC.max_players + 1))
+    playable = range(game.SPEC.min_players, game.SPEC.max_players + 1)
+    counts = [count for count in players if count in playable] if players else list(playable)
     lines = []
     for count in counts:
         moves, seconds = play_random(game, count, rounds)
@@ -81,12 +82,16 @@ def run(key: str, rounds: int, players: list[int] | None, bot_rounds: int) -> li
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", default=list(registry.GAME_KEYS), choices=registry.GAME_KEYS)
+    names = ", ".join(registry.GAME_KEYS)
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"any of {names} (default: all)")
     parser.add_argument("--rounds", type=int, default=2000, help="random-play rounds per player count")
     parser.add_argument("--bot-rounds", type=int, default=200, help="bot-play rounds per player count")
     parser.add_argument("--players", type=int, nargs="*", help="player counts (default: the game's range)")
     args = parser.parse_args(argv)
-    for key in args.games:
+    unknown = [key for key in args.games if key not in registry.GAME_KEYS]
+    if unknown:
+        parser.error(f"no game {', '.join(unknown)}; choose from {', '.join(registry.GAME_KEYS)}")
+    for key in args.games or registry.GAME_KEYS:
         run(key, args.rounds, args.players, args.bot_rounds)
 
 
