@@ -13,7 +13,7 @@ from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
 from rules.engine.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card
-from tables.models import Match, Round, Seat, Table
+from tables.models import Match, Move, Round, Seat, Table
 
 
 def lobby_tables() -> QuerySet[Table]:
@@ -83,6 +83,7 @@ class Board:
     unit: str = "points"
     options: list[tuple[str, str]] = field(default_factory=list)
     round_text: str = ""
+    timeout_notice: str = ""
 
     @property
     def version(self) -> int:
@@ -144,6 +145,21 @@ def round_headline(summary: dict[str, Any], names: list[str]) -> str:
     return name_seats(text or "", names)
 
 
+def timeout_notice(current: Round, names: list[str]) -> str:
+    """Who ran out of time since a member last moved. It names the seat, never the card the bot
+    chose (a buried or discarded card must stay hidden)."""
+    recent = list(current.moves.order_by("-seq").values_list("actor", "seat")[:12])
+    late = []
+    for actor, seat in recent:
+        if actor == Move.Actor.MEMBER:
+            break
+        if actor == Move.Actor.TIMEOUT and names[seat] not in late:
+            late.append(names[seat])
+    if not late:
+        return ""
+    return f"Time ran out for {' and '.join(late)}; the bot played for them."
+
+
 def seat_label(seat: Seat) -> str:
     if seat.is_bot:
         return f"Bot {seat.position + 1}"
@@ -185,6 +201,7 @@ def board_for(table: Table, user: User) -> Board:
     board.view = view
     if current.over and current.result:
         board.round_text = round_headline(current.result.get("summary", {}), names)
+    board.timeout_notice = timeout_notice(current, names)
     counts = view.get("hand_counts") or []
     for line in board.seats:
         line.total = totals[line.position] if line.position < len(totals) else None

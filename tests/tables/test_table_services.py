@@ -231,3 +231,17 @@ def test_the_next_round_comes_when_all_are_ready_or_after_the_pause(make_member)
     Round.objects.filter(pk=current_round(table).pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert play.expire_turn(table_id=table.pk, expected_version=table.version)
     assert current_round(table).number == 3
+
+
+def test_everyone_sees_that_the_bot_played_for_a_late_seat(make_member) -> None:
+    from tables.rendering import render_board
+
+    alice, bob = make_member("alice", display_name="Alice"), make_member("bob", display_name="Bob")
+    table = full_table("hawsker", [alice, bob])
+    seat = seat_to_act(table)
+    late = [alice, bob][seat]
+    Round.objects.filter(pk=current_round(table).pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert play.expire_turn(table_id=table.pk, expected_version=table.version)
+    table.refresh_from_db()
+    for viewer in (alice, bob):
+        assert f"Time ran out for {late.display_name}; the bot played for them." in render_board(table, viewer)
