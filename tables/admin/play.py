@@ -1,10 +1,55 @@
-"""Tables, seats, matches, rounds and moves in the admin: read-only records of play."""
+"""Tables, seats, matches, rounds and moves in the admin: read-only records of play, for review.
+
+Admins play too, so the admin shows nothing of a round that is not over that a player could
+not see at the table: no seed, no state (it holds every hand and the blind), no dealt match
+carry-over, and no moves (a bury or a discard names hidden cards): "hidden until the round is
+over". Finished rounds show everything, with a replay view of every hand, the blind and every
+move in order, and export to CSV.
+"""
 
 from __future__ import annotations
 
-from django.contrib import admin
+import json
+from typing import Any
 
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from accounts.models import User
+from tables.admin.ledger import csv_response
 from tables.models import Match, Move, Round, Seat, Table
+from tables.selectors_history import money_text, replay_step, seat_names
+
+HIDDEN = "hidden until the round is over"
+
+
+def _pretty(data: Any) -> str:
+    return format_html("<pre>{}</pre>", json.dumps(data, indent=1, sort_keys=True))
+
+
+def member_filter(path_to_user: str) -> type[admin.SimpleListFilter]:
+    """A 'member' filter for any model that reaches a member through `path_to_user`."""
+
+    class MemberFilter(admin.SimpleListFilter):
+        title = "member"
+        parameter_name = "member"
+
+        def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+            members = User.objects.filter(seats__isnull=False).distinct().order_by("username")
+            return [(str(u.pk), f"{u.shown_name} ({u.username})") for u in members]
+
+        def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+            value = self.value()
+            if value and value.isdigit():
+                return queryset.filter(**{path_to_user: int(value)}).distinct()
+            return queryset
+
+    return MemberFilter
 
 
 class SeatInline(admin.TabularInline):
@@ -21,7 +66,7 @@ class SeatInline(admin.TabularInline):
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
     list_display = ("code", "game", "name", "status", "seat_count", "private", "created_by", "created_at")
-    list_filter = ("game", "status", "private", "created_at")
+    list_filter = ("game", "status", member_filter("seats__user"), "private", "created_at")
     search_fields = ("code", "name", "seats__user__username", "seats__user__display_name")
     readonly_fields = ("code", "version", "created_at", "started_at", "finished_at")
     inlines = [SeatInline]
@@ -39,25 +84,175 @@ class MoveInline(admin.TabularInline):
         return False
 
 
+ROUND_CSV_HEADER = ["id", "table", "game", "round", "started_at", "finished_at", "over", "players", "deltas",
+                    "amounts_shown", "commitment", "salt", "seed", "moves"]
+
+
+def round_rows(rounds: QuerySet[Round]) -> Any:
+    """One CSV line per round; the seed and the result only once the round is over."""
+    for r in rounds.select_related("match__table").order_by("started_at", "id").iterator():
+        table = r.match.table
+        names, _bots = seat_names(r)
+        deltas = (r.result or {}).get("deltas", []) if r.over else []
+        unit = (r.result or {}).get("unit", "points")
+        yield [
+            r.pk, table.code, table.game, r.number, r.started_at.isoformat(),
+            r.finished_at.isoformat() if r.finished_at else "", r.over, " | ".join(names),
+            " ".join(str(d) for d in deltas), " ".join(money_text(d, unit) for d in deltas), r.commitment, r.salt,
+            r.seed if r.over else HIDDEN, r.moves.count() if r.over else HIDDEN,
+        ]
+
+
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "number", "over", "started_at", "finished_at")
-    list_filter = ("over", "match__table__game", "started_at")
+    list_display = ("__str__", "game", "number", "over", "started_at", "finished_at", "replay_link")
+    list_filter = ("over", "match__table__game", member_filter("match__table__seats__user"), "started_at")
     search_fields = ("match__table__code", "match__table__seats__user__username")
-    readonly_fields = ("match", "number", "seed", "salt", "commitment", "match_before", "state", "over", "result",
-                       "deadline", "started_at", "finished_at")
-    inlines = [MoveInline]
+    list_select_related = ("match__table",)
+    fields = ("match", "number", "commitment", "salt", "seed_shown", "over", "result_shown", "match_before_shown",
+              "state_shown", "moves_note", "deadline", "started_at", "finished_at")
+    readonly_fields = fields
     date_hierarchy = "started_at"
+    actions = ["export_csv"]
+    change_list_template = "tables/history/admin_round_changelist.html"
 
     def has_add_permission(self, request) -> bool:
         return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def get_inlines(self, request: HttpRequest, obj: Round | None) -> list[Any]:
+        return [MoveInline] if obj is not None and obj.over else []
+
+    @admin.display(description="game", ordering="match__table__game")
+    def game(self, obj: Round) -> str:
+        return obj.match.table.get_game_display()
+
+    @admin.display(description="seed")
+    def seed_shown(self, obj: Round) -> str:
+        return obj.seed if obj.over else HIDDEN
+
+    @admin.display(description="result")
+    def result_shown(self, obj: Round) -> str:
+        return _pretty(obj.result) if obj.over else HIDDEN
+
+    @admin.display(description="match before the deal")
+    def match_before_shown(self, obj: Round) -> str:
+        return _pretty(obj.match_before) if obj.over else HIDDEN
+
+    @admin.display(description="state (every hand)")
+    def state_shown(self, obj: Round) -> str:
+        return _pretty(obj.state) if obj.over else HIDDEN
+
+    @admin.display(description="moves")
+    def moves_note(self, obj: Round) -> str:
+        if not obj.over:
+            return f"{obj.moves.count()} so far ({HIDDEN})"
+        url = reverse("admin:tables_round_replay", args=[obj.pk])
+        return format_html('{} moves, listed below · <a href="{}">replay every hand</a>', obj.moves.count(), url)
+
+    @admin.display(description="replay")
+    def replay_link(self, obj: Round) -> str:
+        if not obj.over:
+            return HIDDEN
+        return format_html('<a href="{}">replay</a>', reverse("admin:tables_round_replay", args=[obj.pk]))
+
+    @admin.action(description="Export the selected rounds as CSV")
+    def export_csv(self, request: HttpRequest, queryset: QuerySet[Round]) -> StreamingHttpResponse:
+        return csv_response("rounds.csv", ROUND_CSV_HEADER, round_rows(queryset))
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("<int:round_id>/replay/", wrap(self.replay_view), name="tables_round_replay"),
+            path("export.csv", wrap(self.export_view), name="tables_round_export"),
+            *super().get_urls(),
+        ]
+
+    def export_view(self, request: HttpRequest) -> StreamingHttpResponse:
+        rounds = Round.objects.all()
+        game = request.GET.get("game")
+        if game:
+            rounds = rounds.filter(match__table__game=game)
+        return csv_response("rounds.csv", ROUND_CSV_HEADER, round_rows(rounds))
+
+    def replay_view(self, request: HttpRequest, round_id: int) -> TemplateResponse:
+        """Every hand, the blind and every move in order; for a round not over, only that it is hidden."""
+        found = get_object_or_404(Round.objects.select_related("match__table"), pk=round_id)
+        context: dict[str, Any] = {
+            **self.admin_site.each_context(request), "opts": Round._meta, "round": found,
+            "title": f"Replay of {found}", "hidden": HIDDEN,
+        }
+        if found.over:
+            raw = request.GET.get("step", "")
+            steps = [replay_step(round=found, step=0)]
+            if raw.isdigit():
+                steps.append(replay_step(round=found, step=int(raw)))
+            context.update(deal=steps[0], current=steps[-1] if raw.isdigit() else None)
+        elif request.GET.get("step"):
+            raise Http404(HIDDEN)
+        return TemplateResponse(request, "tables/history/admin_replay.html", context)
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ("round", "game", "seq", "seat", "text_shown", "actor", "user", "created_at")
+    list_filter = ("round__match__table__game", "actor", member_filter("user"), "created_at")
+    search_fields = ("round__match__table__code", "user__username")
+    list_select_related = ("round__match__table", "user")
+    fields = ("round", "seq", "seat", "text_shown", "actor", "user", "table_version", "created_at")
+    readonly_fields = fields
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description="game", ordering="round__match__table__game")
+    def game(self, obj: Move) -> str:
+        return obj.round.match.table.get_game_display()
+
+    @admin.display(description="move")
+    def text_shown(self, obj: Move) -> str:
+        return obj.text if obj.round.over else HIDDEN
 
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ("table", "over", "started_at", "finished_at")
-    list_filter = ("over", "table__game")
-    readonly_fields = ("table", "config", "seed", "state", "over", "winners", "started_at", "finished_at")
+    list_filter = ("over", "table__game", member_filter("table__seats__user"), "started_at")
+    fields = ("table", "config", "seed_shown", "public_state", "state_shown", "over", "winners", "started_at",
+              "finished_at")
+    readonly_fields = fields
 
     def has_add_permission(self, request) -> bool:
         return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description="seed")
+    def seed_shown(self, obj: Match) -> str:
+        return obj.seed if obj.over else "hidden until the match is over"
+
+    @admin.display(description="rounds, dealer, totals")
+    def public_state(self, obj: Match) -> str:
+        state = obj.state or {}
+        number, dealer, totals = state.get("number"), state.get("dealer"), state.get("totals")
+        return f"{number} rounds finished · dealer seat {dealer} · totals {totals}"
+
+    @admin.display(description="state (with what carries over)")
+    def state_shown(self, obj: Match) -> str:
+        return _pretty(obj.state) if obj.over else "hidden until the match is over"

@@ -26,6 +26,7 @@ from rules.engine.moves import Move as EngineMove
 from rules.engine.rng import new_seed
 from tables import push
 from tables.models import Match, Move, Round, Seat, Table
+from tables.services import ledger
 from tables.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError
 
 NEXT_ROUND_PAUSE = timedelta(seconds=20)
@@ -79,7 +80,7 @@ class Live:
             game=game,
             config=Config.from_json(match.config),
             state=game.from_json(current.state),
-            seats=list(Seat.objects.filter(table=table).order_by("position")),
+            seats=list(Seat.objects.filter(table=table).select_related("user").order_by("position")),
             next_seq=last + 1,
             moves=[],
             loaded_version=table.version,
@@ -116,6 +117,7 @@ class Live:
         self.round.over = True
         self.round.finished_at = now
         self.round.result = {"deltas": list(result.deltas), "unit": result.unit, "summary": dict(result.summary)}
+        ledger.record_round(round=self.round, table=self.table, seats=self.seats)
         before = EngineMatch.from_json(self.match.state)
         after = self.game.next_match(self.config, before, self.state)
         self.match.state = after.to_json()

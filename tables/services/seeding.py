@@ -13,7 +13,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from rules.engine import registry
-from tables.models import Seat, Table
+from tables.models import Round, Seat, Table
+from tables.services.errors import TableError
+from tables.services.play import play_move, ready_for_next_round
+from tables.services.tables import add_bot, create_table, join_table
 
 SEEDS_DIR = Path(settings.BASE_DIR) / "seeds"
 
@@ -70,3 +73,104 @@ def seed_open_tables() -> list[Table]:
             )
             created.append(table)
     return created
+
+
+FINISHED_DEMO_PREFIX = "Demo match"
+
+# (game, demo members in seat order, bots after them, the table's options): short matches, so that
+# `manage.py seed` stays quick, played to the end through the same services as any table.
+FINISHED_DEMO_MATCHES: tuple[tuple[str, tuple[str, ...], int, dict[str, object]], ...] = (
+    ("sheepshead", ("alice", "bob"), 3, {"rounds": 2}),
+    ("sheepshead", ("carol",), 4, {"rounds": 1, "stake_cents": 50}),
+    ("hawk", ("alice",), 3, {"rounds": 1}),
+    ("hawk", ("bob", "frank"), 2, {"rounds": 1}),
+    ("hawsker", ("dave",), 1, {"short": True}),
+    ("hawsker", ("erin",), 1, {"short": True}),
+    ("puskiyon", ("alice", "erin"), 2, {"target": 20}),
+    ("puskiyon", ("frank",), 2, {"target": 20}),
+)
+SEED_MOVES_LIMIT = 3000
+DEMO_ROUNDS_PLAYED_BY_MEMBERS = 1
+
+
+@dataclass(frozen=True)
+class FinishedReport:
+    created: int
+    existing: int
+    skipped: list[str]
+
+
+def seed_finished_matches() -> FinishedReport:
+    """A few finished matches of each game, played by demo members and bots through the real services.
+
+    The members' moves are chosen by the game's bot from the member's own view and sent with
+    `play_move` like any click, so every round is dealt, recorded move by move, settled into the
+    ledger and replayable exactly as a real one. Tables are found again by name, so running the
+    seed again adds nothing (and finishes a match an interrupted run left unfinished).
+    """
+    created = existing = 0
+    skipped: list[str] = []
+    for number, (game, usernames, bots, options) in enumerate(FINISHED_DEMO_MATCHES, start=1):
+        name = f"{FINISHED_DEMO_PREFIX} {number}: {registry.spec(game).title}"
+        table = Table.objects.filter(name=name, game=game).exclude(status=Table.Status.ABANDONED).first()
+        if table is not None and table.status == Table.Status.FINISHED:
+            existing += 1
+            continue
+        members = list(User.objects.filter(username__in=usernames))
+        members.sort(key=lambda user: usernames.index(user.username))
+        if len(members) != len(usernames):
+            skipped.append(f"{name}: the demo members are missing")
+            continue
+        try:
+            if table is None:
+                table = _start_demo_table(name=name, game=game, members=members, bots=bots, options=options)
+            _play_to_the_end(table, members)
+        except TableError as error:
+            skipped.append(f"{name}: {error}")
+            continue
+        created += 1
+    return FinishedReport(created=created, existing=existing, skipped=skipped)
+
+
+def _start_demo_table(*, name: str, game: str, members: list[User], bots: int, options: dict[str, object]) -> Table:
+    table = create_table(creator=members[0], game=game, players=len(members) + bots, options=options)
+    Table.objects.filter(pk=table.pk).update(name=name)  # the name finds the table again on the next run
+    for member in members[1:]:
+        join_table(table_id=table.pk, user=member)
+    for _ in range(bots):
+        add_bot(table_id=table.pk, user=members[0])
+    table.refresh_from_db()
+    return table
+
+
+def _play_to_the_end(table: Table, members: list[User]) -> None:
+    """The members play the first round themselves (each move a `play_move`, chosen by the game's bot
+    from the member's own view); then, like members who left a running table, they let the bots play
+    their seats to the end of the match, one service call per round, which keeps `seed` quick."""
+    game = registry.game(table.game)
+    choose = registry.bot(table.game).choose
+    by_id = {member.pk: member for member in members}
+    members_seats = Seat.objects.filter(table=table, user__isnull=False)
+    for _ in range(SEED_MOVES_LIMIT):
+        table.refresh_from_db()
+        if table.status != Table.Status.RUNNING:
+            members_seats.update(away=False)
+            return
+        current = Round.objects.filter(match__table=table).order_by("-number").first()
+        if current is None:
+            raise RuntimeError(f"{table} is running without a round")
+        if current.over:
+            if current.number >= DEMO_ROUNDS_PLAYED_BY_MEMBERS:
+                members_seats.update(away=True)
+            for seat in list(members_seats.filter(ready=False)):
+                version = Table.objects.values_list("version", flat=True).get(pk=table.pk)
+                ready_for_next_round(table_id=table.pk, user=by_id[seat.user_id], expected_version=version)
+                if Round.objects.filter(match__table=table).order_by("-number").first().pk != current.pk:
+                    break
+            continue
+        state = game.from_json(current.state)
+        seat_number = game.to_act(state)
+        seat = Seat.objects.get(table=table, position=seat_number)
+        move = choose(game.view(state, seat_number), game.legal_moves(state, seat_number))
+        play_move(table_id=table.pk, user=by_id[seat.user_id], move_text=str(move), expected_version=table.version)
+    raise RuntimeError(f"the demo match at {table} did not finish")

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from accounts.models import User
 from rules.engine.registry import GAME_KEYS
 from tables.models import Table
-from tables.services.seeding import DEMO_TABLE_NAME
+from tables.services.seeding import DEMO_TABLE_NAME, seed_members, seed_open_tables
 from tables.services.tables import join_table
 from tests.tables.helpers import seat_to_act
 
@@ -27,11 +27,12 @@ def test_seed_twice_loads_everything_once() -> None:
 
 @pytest.mark.parametrize("game", GAME_KEYS)
 def test_a_newcomer_sits_at_a_practice_table_and_plays_against_bots_at_once(make_member, game) -> None:
-    call_command("seed")
+    seed_members()
+    seed_open_tables()
     table = Table.objects.get(name=DEMO_TABLE_NAME, game=game)
     join_table(table_id=table.pk, user=make_member("newcomer"))
     table.refresh_from_db()
     assert table.status == Table.Status.RUNNING
     assert seat_to_act(table) == 0  # the bots have played up to the newcomer's turn
-    call_command("seed")
+    seed_open_tables()
     assert Table.objects.filter(name=DEMO_TABLE_NAME, game=game, status=Table.Status.OPEN).count() == 1

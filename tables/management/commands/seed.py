@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from tables.services.seeding import seed_members, seed_open_tables
+from tables.services.seeding import seed_finished_matches, seed_members, seed_open_tables
 
 
 class Command(BaseCommand):
@@ -19,3 +19,10 @@ class Command(BaseCommand):
         )
         tables = seed_open_tables()
         self.stdout.write(f"open practice tables: {len(tables)} created")
+        finished = seed_finished_matches()
+        self.stdout.write(
+            f"finished demo matches (with their ledger entries): {finished.created} played, "
+            f"{finished.existing} already there"
+        )
+        for reason in finished.skipped:
+            self.stdout.write(f"  skipped {reason}")

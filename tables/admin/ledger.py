@@ -1,0 +1,253 @@
+"""The ledger in the admin: entries (read-only), balances per member, corrections, CSV, in-person results.
+
+Nobody, superusers included, gets add, change or delete permission on ledger rows or in-person
+records: the only ways in are the forms here, which call the services (an in-person result, a
+correction as a reversing plus a new entry with a reason). Every view is wrapped in
+`admin_site.admin_view`, so only staff reach them.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from accounts.models import User
+from tables.forms_ledger import CorrectionForm, HawkResultForm, PeriodForm, SheepsheadResultForm
+from tables.models import InPersonRecord, LedgerEntry
+from tables.selectors_history import balances, in_period, money_text
+from tables.services import inperson
+from tables.services.errors import TableError
+from tables.services.ledger import correct_entries
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+def _cell(value: Any) -> Any:
+    """Text a spreadsheet would run as a formula (a display name such as `=HYPERLINK(...)`) is quoted."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r") and not _MONEY.fullmatch(value):
+        return "'" + value
+    return value
+
+
+_MONEY = re.compile(r"[+-]?\$\d+\.\d\d|[+-]?\d+ pts")
+
+
+def csv_response(filename: str, header: list[str], rows: Any) -> StreamingHttpResponse:
+    """A CSV download streamed row by row (a long ledger never sits in memory)."""
+    writer = csv.writer(_Echo())
+
+    def lines() -> Any:
+        yield writer.writerow(header)
+        for row in rows:
+            yield writer.writerow([_cell(value) for value in row])
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+LEDGER_HEADER = [
+    "id", "booked_at", "game", "unit", "member", "bot", "seat", "label", "amount", "amount_shown", "kind",
+    "round_id", "table", "round_number", "in_person_id", "reverses", "corrects", "made_by", "reason",
+]
+
+
+def ledger_rows(entries: QuerySet[LedgerEntry]) -> Any:
+    for e in entries.select_related("member", "made_by", "round__match__table").order_by("created_at", "id").iterator():
+        table = e.round.match.table.code if e.round_id else ""
+        yield [
+            e.pk, e.created_at.isoformat(), e.game, e.unit, e.member.username if e.member else "", e.is_bot,
+            e.seat, e.label, e.amount, money_text(e.amount, e.unit), e.kind, e.round_id or "", table,
+            e.round.number if e.round_id else "", e.in_person_id or "", e.reverses_id or "", e.corrects_id or "",
+            e.made_by.username if e.made_by else "", e.reason,
+        ]
+
+
+class MemberListFilter(admin.SimpleListFilter):
+    """Entries of one member (or the bots' seats)."""
+
+    title = "member"
+    parameter_name = "member"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        members = User.objects.filter(ledger_entries__isnull=False).distinct().order_by("username")
+        return [("bots", "Bots (the house)"), *((str(u.pk), f"{u.shown_name} ({u.username})") for u in members)]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[LedgerEntry]) -> QuerySet[LedgerEntry]:
+        value = self.value()
+        if value == "bots":
+            return queryset.filter(is_bot=True)
+        if value and value.isdigit():
+            return queryset.filter(member_id=int(value))
+        return queryset
+
+
+class ReadOnlyRecords(admin.ModelAdmin):
+    """Records of the books: viewable, never added, changed or deleted through the admin."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def page(self, request: HttpRequest, template: str, title: str, **context: Any) -> TemplateResponse:
+        return TemplateResponse(request, f"tables/history/{template}", {
+            **self.admin_site.each_context(request), "opts": self.model._meta, "title": title, **context,
+        })
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyRecords):
+    list_display = ("created_at", "game", "who", "amount_shown", "kind", "source", "reason", "made_by", "correct")
+    list_filter = ("game", "kind", MemberListFilter, "is_bot", "unit", "created_at")
+    search_fields = ("member__username", "member__display_name", "label", "reason")
+    date_hierarchy = "created_at"
+    list_select_related = ("member", "made_by", "round__match__table", "in_person")
+    readonly_fields = [f.name for f in LedgerEntry._meta.fields]
+    change_list_template = "tables/history/admin_ledger_changelist.html"
+    actions = ["export_csv"]
+
+    @admin.display(description="who", ordering="label")
+    def who(self, entry: LedgerEntry) -> str:
+        return f"{entry.label} (bot)" if entry.is_bot else entry.label
+
+    @admin.display(description="amount", ordering="amount")
+    def amount_shown(self, entry: LedgerEntry) -> str:
+        return money_text(entry.amount, entry.unit)
+
+    @admin.display(description="from")
+    def source(self, entry: LedgerEntry) -> str:
+        if entry.round_id:
+            url = reverse("admin:tables_round_replay", args=[entry.round_id])
+            return format_html('<a href="{}">table {} round {}</a>', url, entry.round.match.table.code,
+                               entry.round.number)
+        url = reverse("admin:tables_inpersonrecord_change", args=[entry.in_person_id])
+        return format_html('<a href="{}">at the club ({})</a>', url, entry.in_person.get_kind_display())
+
+    @admin.display(description="")
+    def correct(self, entry: LedgerEntry) -> str:
+        if entry.kind == LedgerEntry.Kind.REVERSAL:
+            return ""
+        key = f"round={entry.round_id}" if entry.round_id else f"in_person={entry.in_person_id}"
+        return format_html('<a href="{}?{}">correct…</a>', reverse("admin:tables_ledgerentry_correct"), key)
+
+    @admin.action(description="Export the selected entries as CSV")
+    def export_csv(self, request: HttpRequest, queryset: QuerySet[LedgerEntry]) -> StreamingHttpResponse:
+        return csv_response("ledger.csv", LEDGER_HEADER, ledger_rows(queryset))
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("balances/", wrap(self.balances_view), name="tables_ledgerentry_balances"),
+            path("export.csv", wrap(self.export_view), name="tables_ledgerentry_export"),
+            path("correct/", wrap(self.correct_view), name="tables_ledgerentry_correct"),
+            *super().get_urls(),
+        ]
+
+    def balances_view(self, request: HttpRequest) -> TemplateResponse:
+        form = PeriodForm(request.GET or None)
+        period = form.period() if request.GET else {"game": None, "start": None, "end": None}
+        return self.page(request, "admin_balances.html", "Balances per member", form=form, period=period,
+                         rows=balances(**period))
+
+    def export_view(self, request: HttpRequest) -> HttpResponse:
+        form = PeriodForm(request.GET or None)
+        period = form.period() if request.GET else {"game": None, "start": None, "end": None}
+        entries = in_period(LedgerEntry.objects.all(), period["start"], period["end"])
+        if period["game"]:
+            entries = entries.filter(game=period["game"])
+        stamp = timezone.localdate().isoformat()
+        return csv_response(f"ledger-{stamp}.csv", LEDGER_HEADER, ledger_rows(entries))
+
+    def correct_view(self, request: HttpRequest) -> HttpResponse:
+        source = request.GET.get("round") or request.POST.get("round")
+        other = request.GET.get("in_person") or request.POST.get("in_person")
+        entries = LedgerEntry.objects.filter(reversed_by__isnull=True).exclude(kind=LedgerEntry.Kind.REVERSAL)
+        if source and source.isdigit():
+            entries = entries.filter(round_id=int(source))
+        elif other and other.isdigit():
+            entries = entries.filter(in_person_id=int(other))
+        else:
+            messages.error(request, "Choose the round (or in-person result) to correct from the ledger.")
+            return redirect("admin:tables_ledgerentry_changelist")
+        standing = list(entries.order_by("seat", "id"))
+        if not standing:
+            messages.error(request, "There is nothing to correct there.")
+            return redirect("admin:tables_ledgerentry_changelist")
+        form = CorrectionForm(request.POST or None, entries=standing)
+        if request.method == "POST" and form.is_valid():
+            try:
+                written = correct_entries(admin=request.user, reason=form.cleaned_data["reason"],
+                                          changes=form.changes())
+            except TableError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, f"Corrected {len(written) // 2} entr{'y' if len(written) == 2 else 'ies'}: "
+                                          "the originals stay, each with its reversal and its new amount.")
+                return redirect("admin:tables_ledgerentry_changelist")
+        return self.page(request, "admin_correct.html", "Correct ledger entries", form=form, entries=standing,
+                         source_round=source, source_in_person=other)
+
+
+@admin.register(InPersonRecord)
+class InPersonRecordAdmin(ReadOnlyRecords):
+    list_display = ("recorded_at", "played_on", "kind", "summary", "recorded_by")
+    list_filter = ("game", "kind", "played_on", ("recorded_by", admin.RelatedOnlyFieldListFilter))
+    search_fields = ("summary", "note")
+    date_hierarchy = "played_on"
+    readonly_fields = ("game", "kind", "played_on", "summary", "facts", "score", "note", "recorded_by", "recorded_at",
+                       "entries")
+    change_list_template = "tables/history/admin_inperson_changelist.html"
+
+    @admin.display(description="ledger entries")
+    def entries(self, record: InPersonRecord) -> str:
+        lines = [f"{e.label}: {money_text(e.amount, e.unit)} ({e.get_kind_display()})"
+                 for e in record.ledger_entries.order_by("created_at", "id")]
+        return "; ".join(lines)
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("record/sheepshead/", wrap(self.sheepshead_view), name="tables_inpersonrecord_sheepshead"),
+            path("record/hawk/", wrap(self.hawk_view), name="tables_inpersonrecord_hawk"),
+            *super().get_urls(),
+        ]
+
+    def _record(self, request: HttpRequest, form: Any, call: Any, title: str) -> HttpResponse:
+        if request.method == "POST" and form.is_valid():
+            try:
+                record = call(admin=request.user, **form.service_kwargs())
+            except TableError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, f"Recorded: {record.summary}")
+                return redirect(reverse("admin:tables_ledgerentry_balances") + f"?game={record.game}")
+        members = User.objects.filter(is_active=True).order_by("username").values_list("username", flat=True)
+        return self.page(request, "admin_inperson_form.html", title, form=form, members=list(members))
+
+    def sheepshead_view(self, request: HttpRequest) -> HttpResponse:
+        form = SheepsheadResultForm(request.POST or None)
+        kind = request.POST.get("kind")
+        call = inperson.record_sheepshead_leaster if kind == "leaster" else inperson.record_sheepshead_hand
+        return self._record(request, form, call, "Record a Sheepshead hand played at the club")
+
+    def hawk_view(self, request: HttpRequest) -> HttpResponse:
+        return self._record(request, HawkResultForm(request.POST or None), inperson.record_hawk_round,
+                            "Record a Hawk round played at the club")

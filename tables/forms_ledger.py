@@ -1,0 +1,145 @@
+"""Forms of the history pages and of the admin's ledger screens: they only parse what people type.
+
+Whether a result makes sense (known members, possible points, the right number of players) is the
+services' business, so the same refusals reach the admin form, the tests and any other caller.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+from rules.engine import registry
+from rules.engine.hawk import BONUS_KINDS
+
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+def split_words(text: str) -> list[str]:
+    return [word for word in _SPLIT.split(text or "") if word]
+
+
+class PeriodForm(forms.Form):
+    """A game and a date range; every field may be left empty."""
+
+    game = forms.ChoiceField(
+        required=False, choices=[("", "All games"), *((s.key, s.title) for s in registry.all_specs())]
+    )
+    start = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        start, end = data.get("start"), data.get("end")
+        if start and end and start > end:
+            raise forms.ValidationError("The period ends before it starts.")
+        return data
+
+    def period(self) -> dict[str, Any]:
+        """The cleaned filters, or none at all when the form is invalid."""
+        if not self.is_valid():
+            return {"game": None, "start": None, "end": None}
+        data = self.cleaned_data
+        return {"game": data.get("game") or None, "start": data.get("start"), "end": data.get("end")}
+
+
+class SheepsheadResultForm(forms.Form):
+    KIND_CHOICES = [("hand", "A picked hand"), ("leaster", "A leaster (nobody picked)")]
+
+    kind = forms.ChoiceField(choices=KIND_CHOICES, widget=forms.RadioSelect, initial="hand")
+    players = forms.CharField(
+        max_length=400, help_text="Usernames in seat order, separated by spaces or commas (3 to 7 players)."
+    )
+    picker = forms.CharField(required=False, max_length=150, help_text="Username of the picker (picked hand).",
+                             widget=forms.TextInput(attrs={"list": "members"}))
+    partner = forms.CharField(
+        required=False, max_length=150, help_text="Username of the partner; empty if the picker played alone.",
+        widget=forms.TextInput(attrs={"list": "members"}),
+    )
+    picker_points = forms.CharField(
+        required=False, max_length=10, help_text="Points taken by the picker's side, with the bury (0 to 120)."
+    )
+    leaster_points = forms.CharField(
+        required=False, max_length=100, label="Leaster points",
+        help_text="Leaster: each player's points in the same order (the blind counts with the last trick).",
+    )
+    leaster_tricks = forms.CharField(
+        required=False, max_length=100, label="Leaster tricks", help_text="Leaster: each player's tricks, same order."
+    )
+    stake_cents = forms.IntegerField(initial=100, label="Stake (cents)")
+    played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}),
+                                help_text="Empty: today.")
+    note = forms.CharField(required=False, max_length=200)
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        common = {
+            "players": split_words(data["players"]), "stake_cents": data["stake_cents"],
+            "played_on": data.get("played_on"), "note": data.get("note", ""),
+        }
+        if data["kind"] == "leaster":
+            return {**common, "points": split_words(data["leaster_points"]),
+                    "tricks": split_words(data["leaster_tricks"])}
+        return {**common, "picker": data["picker"], "partner": data["partner"] or None,
+                "picker_points": data["picker_points"]}
+
+
+BONUS_CHOICES = [(kind, f"{kind.replace('_', ' ')}: {words}") for kind, words in BONUS_KINDS.items()]
+
+
+class HawkResultForm(forms.Form):
+    players = forms.CharField(
+        max_length=400, help_text="Usernames in seat order, separated by spaces or commas (2 to 6 players)."
+    )
+    lafh = forms.CharField(
+        max_length=300, label="LAFH",
+        help_text="Who took the first and the last trick (one username if the same player took both).",
+    )
+    solo = forms.BooleanField(required=False, help_text="One player took the first and the last trick (4-6 players).")
+    lafh_pips = forms.CharField(max_length=10, label="LAFH pips")
+    nob_pips = forms.CharField(
+        required=False, max_length=10, label="NOB pips", help_text="May stay empty with 4 or 5 players (220 in all)."
+    )
+    lafh_bonuses = forms.MultipleChoiceField(
+        required=False, choices=BONUS_CHOICES, widget=forms.CheckboxSelectMultiple, label="Bonus kinds shown by LAFH"
+    )
+    nob_bonuses = forms.MultipleChoiceField(
+        required=False, choices=BONUS_CHOICES, widget=forms.CheckboxSelectMultiple, label="Bonus kinds shown by NOB"
+    )
+    played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}),
+                                help_text="Empty: today.")
+    note = forms.CharField(required=False, max_length=200)
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "players": split_words(data["players"]), "lafh": split_words(data["lafh"]), "solo": data["solo"],
+            "lafh_pips": data["lafh_pips"], "nob_pips": data["nob_pips"] or None,
+            "lafh_bonuses": data["lafh_bonuses"], "nob_bonuses": data["nob_bonuses"],
+            "played_on": data.get("played_on"), "note": data.get("note", ""),
+        }
+
+
+class CorrectionForm(forms.Form):
+    """One amount field per entry still standing (built from them), and the reason."""
+
+    reason = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 60}))
+
+    def __init__(self, *args: Any, entries: list[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.entries = entries
+        for entry in entries:
+            self.fields[f"amount_{entry.pk}"] = forms.IntegerField(
+                initial=entry.amount, label=f"{entry.label} (seat {entry.seat + 1})",
+                help_text="cents" if entry.unit == "cents" else "points",
+            )
+
+    def changes(self) -> dict[int, int]:
+        """Only the entries whose amount was changed."""
+        return {
+            entry.pk: self.cleaned_data[f"amount_{entry.pk}"]
+            for entry in self.entries
+            if self.cleaned_data[f"amount_{entry.pk}"] != entry.amount
+        }

@@ -1,0 +1,197 @@
+"""The club's ledger: what every finished round (online or at the physical table) paid each seat.
+
+Entries are append-only because they are the club's books: a balance is only ever the sum of
+entries, so an edited or deleted entry would silently rewrite history. The model refuses updates
+and deletes, its queryset refuses `update()`/`delete()`/`bulk_update()`, foreign keys into the
+ledger PROTECT it from cascades, and the admin grants no change or delete permission. A mistake
+is corrected by a pair of new entries (one reversing the old amount, one with the right amount)
+that name the admin and the reason, so the original, the reversal and the correction all stay.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from tables.models.play import GAME_CHOICES, Round
+from tables.services.errors import NotAllowed
+
+UNIT_CHOICES = [("cents", "cents (money)"), ("points", "points")]
+
+
+class EntryIsFinal(NotAllowed):
+    """Raised by every path that would change or remove a ledger row."""
+
+
+_FINAL = "Ledger records are final: correct them with a reversing entry and a new one, never by editing or deleting."
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    """A queryset that can add and read rows, and nothing else."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise EntryIsFinal(_FINAL)
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise EntryIsFinal(_FINAL)
+
+    def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
+        raise EntryIsFinal(_FINAL)
+
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        if kwargs.get("update_conflicts") or kwargs.get("update_fields"):
+            raise EntryIsFinal(_FINAL)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
+class AppendOnlyModel(models.Model):
+    """Rows are inserted once and never saved again nor deleted."""
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, **kwargs: Any) -> None:
+        if not self._state.adding or kwargs.get("force_update") or kwargs.get("update_fields"):
+            raise EntryIsFinal(_FINAL)
+        kwargs["force_insert"] = True
+        super().save(**kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise EntryIsFinal(_FINAL)
+
+    def _do_update(self, base_qs: Any, using: Any, pk_val: Any, *args: Any, **kwargs: Any) -> bool:
+        """Paths that skip `save()` (e.g. `loaddata` calls `save_base` with a primary key) may insert a new
+        row, never overwrite one that exists."""
+        if base_qs.filter(pk=pk_val).exists():
+            raise EntryIsFinal(_FINAL)
+        return False
+
+
+class InPersonRecord(AppendOnlyModel):
+    """A Sheepshead hand or a Hawk round played at the club's physical table, as an admin wrote it down.
+
+    `facts` keeps what the admin entered (members by username, in seat order) and `score` what the
+    engine's scoring helpers made of it, so the ledger entries can always be traced to their inputs.
+    """
+
+    class Kind(models.TextChoices):
+        SHEEPSHEAD_HAND = "sheepshead_hand", "Sheepshead hand"
+        SHEEPSHEAD_LEASTER = "sheepshead_leaster", "Sheepshead leaster"
+        HAWK_ROUND = "hawk_round", "Hawk round"
+
+    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    facts = models.JSONField(help_text="What the admin entered.")
+    score = models.JSONField(help_text="What the engine's scoring helpers computed from it.")
+    summary = models.CharField(max_length=300)
+    note = models.CharField(max_length=200, blank=True)
+    played_on = models.DateField(default=timezone.localdate)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="in_person_records"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-recorded_at", "-id"]
+        base_manager_name = "objects"
+        verbose_name = "in-person result"
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} at the club on {self.played_on}: {self.summary}"
+
+
+class LedgerEntry(AppendOnlyModel):
+    """One seat's result of one round, or one half of a correction.
+
+    Member seats point to the member; bot seats point to no member (the house side), so a
+    Sheepshead round's entries sum to exactly zero. Exactly one of `round` (played online) and
+    `in_person` (played at the club's table) is set.
+    """
+
+    class Kind(models.TextChoices):
+        RESULT = "result", "result"
+        REVERSAL = "reversal", "reversal of an entry"
+        CORRECTION = "correction", "corrected result"
+
+    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
+    unit = models.CharField(max_length=10, choices=UNIT_CHOICES)
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
+    )
+    is_bot = models.BooleanField(default=False, help_text="A bot's seat: the house side of the game.")
+    seat = models.PositiveSmallIntegerField()
+    label = models.CharField(max_length=60, help_text="Who sat there, as shown at the time.")
+    amount = models.IntegerField(help_text="Cents for Sheepshead, points for the other games.")
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
+    )
+    in_person = models.ForeignKey(
+        InPersonRecord, on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.RESULT)
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, related_name="reversed_by", null=True, blank=True,
+        help_text="The entry this one cancels (each entry can be reversed once).",
+    )
+    corrects = models.ForeignKey(
+        "self", on_delete=models.PROTECT, related_name="corrected_by", null=True, blank=True,
+        help_text="The entry this one replaces.",
+    )
+    reason = models.CharField(max_length=300, blank=True)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_corrections", null=True, blank=True
+    )
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        base_manager_name = "objects"
+        verbose_name = "ledger entry"
+        verbose_name_plural = "ledger entries"
+        indexes = [models.Index(fields=["member", "game", "created_at"], name="ledger_member_game_at")]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(round__isnull=False) & Q(in_person__isnull=True))
+                | (Q(round__isnull=True) & Q(in_person__isnull=False)),
+                name="ledger_entry_has_one_source",
+            ),
+            models.CheckConstraint(
+                condition=(Q(is_bot=True) & Q(member__isnull=True)) | (Q(is_bot=False) & Q(member__isnull=False)),
+                name="ledger_entry_member_or_bot",
+            ),
+            models.CheckConstraint(condition=Q(unit__in=["cents", "points"]), name="ledger_entry_unit"),
+            models.CheckConstraint(
+                condition=(Q(kind="reversal") & Q(reverses__isnull=False) & Q(corrects__isnull=True))
+                | (Q(kind="correction") & Q(corrects__isnull=False) & Q(reverses__isnull=True))
+                | (Q(kind="result") & Q(reverses__isnull=True) & Q(corrects__isnull=True)),
+                name="ledger_entry_kind_links",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="result") | (Q(made_by__isnull=False) & ~Q(reason="")),
+                name="ledger_correction_names_admin_and_reason",
+            ),
+            models.UniqueConstraint(
+                fields=["round", "seat"], condition=Q(kind="result", round__isnull=False),
+                name="one_result_per_seat_per_round",
+            ),
+            models.UniqueConstraint(
+                fields=["in_person", "seat"], condition=Q(kind="result", in_person__isnull=False),
+                name="one_result_per_seat_per_in_person_record",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        shown = f"{self.amount / 100:+.2f} $" if self.unit == "cents" else f"{self.amount:+d} pts"
+        return f"{self.label}: {shown} ({self.get_kind_display()})"
+
+    @property
+    def source_label(self) -> str:
+        if self.round_id is not None:
+            return f"online round {self.round_id}"
+        return f"in-person result {self.in_person_id}"

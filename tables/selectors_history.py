@@ -1,0 +1,340 @@
+"""Reads of the club's books and of finished rounds: my history, standings, balances, replays.
+
+Balances are never stored: they are sums of ledger entries over a period, so a correction (a
+reversing entry plus a new one) changes them without anyone editing a row. A replay rebuilds a
+round from its seed and its recorded moves with the engine; it is offered only for rounds that
+are over, because until then the seed, the hands and the blind are secret, from admins too.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from accounts.models import User
+from rules.engine import registry
+from rules.engine.api import Config
+from rules.engine.api import Match as EngineMatch
+from rules.engine.moves import Move as EngineMove
+from tables.models import LedgerEntry, Move, Round, Seat
+from tables.selectors import name_seats, round_headline, seat_label
+
+LOWER_IS_BETTER = frozenset({"puskiyon"})  # Puskiyon's points are the cards left in hand: fewer wins
+HOUSE = "Bots (the house)"
+
+
+def in_period(entries: QuerySet[LedgerEntry], start: date | None, end: date | None) -> QuerySet[LedgerEntry]:
+    """Entries booked from `start` to `end` (both days included, either may be open)."""
+    if start is not None:
+        entries = entries.filter(created_at__date__gte=start)
+    if end is not None:
+        entries = entries.filter(created_at__date__lte=end)
+    return entries
+
+
+def money_text(amount: int, unit: str) -> str:
+    if unit == "cents":
+        sign = "-" if amount < 0 else "+" if amount > 0 else ""
+        return f"{sign}${abs(amount) / 100:.2f}"
+    return f"{amount:+d} pts" if amount else "0 pts"
+
+
+@dataclass
+class HistoryRow:
+    entry: LedgerEntry
+    balance: int  # the member's running balance in this game after the entry
+    names: list[str] = field(default_factory=list)  # who sat where in the entry's online round
+
+    @property
+    def amount_text(self) -> str:
+        return money_text(self.entry.amount, self.entry.unit)
+
+    @property
+    def balance_text(self) -> str:
+        return money_text(self.balance, self.entry.unit)
+
+    @property
+    def where(self) -> str:
+        entry = self.entry
+        if entry.round_id is not None:
+            table = entry.round.match.table
+            return f"Table {table.code}, round {entry.round.number}"
+        return f"At the club's table, {entry.in_person.played_on:%Y-%m-%d}"
+
+    @property
+    def what(self) -> str:
+        entry = self.entry
+        if entry.kind == LedgerEntry.Kind.RESULT:
+            if entry.in_person_id is not None:
+                return entry.in_person.summary
+            summary = (entry.round.result or {}).get("summary") or {}
+            return round_headline(summary, self.names) or "Result"
+        by = entry.made_by.shown_name if entry.made_by else "an admin"
+        verb = "Reversed" if entry.kind == LedgerEntry.Kind.REVERSAL else "Corrected"
+        return f"{verb} by {by}: {entry.reason}"
+
+
+@dataclass
+class GameBalance:
+    game: str
+    title: str
+    unit: str
+    opening: int = 0
+    change: int = 0
+    rounds: int = 0
+
+    @property
+    def closing(self) -> int:
+        return self.opening + self.change
+
+    @property
+    def opening_text(self) -> str:
+        return money_text(self.opening, self.unit)
+
+    @property
+    def change_text(self) -> str:
+        return money_text(self.change, self.unit)
+
+    @property
+    def closing_text(self) -> str:
+        return money_text(self.closing, self.unit)
+
+
+@dataclass
+class History:
+    rows: list[HistoryRow]  # newest first
+    balances: list[GameBalance]
+
+
+def member_history(*, user: User, game: str | None = None, start: date | None = None,
+                   end: date | None = None) -> History:
+    """The member's own entries in the period with a running balance per game (from all earlier entries)."""
+    mine = LedgerEntry.objects.filter(member=user)
+    if game:
+        mine = mine.filter(game=game)
+    opening: dict[str, int] = defaultdict(int)
+    if start is not None:
+        for row in mine.filter(created_at__date__lt=start).values("game").annotate(total=Sum("amount")):
+            opening[row["game"]] = row["total"] or 0
+    entries = (
+        in_period(mine, start, end)
+        .select_related("round__match__table", "in_person", "made_by")
+        .order_by("created_at", "id")
+    )
+    running = dict(opening)
+    entries = list(entries)
+    names = _names_by_round({entry.round_id for entry in entries if entry.round_id is not None})
+    balances: dict[str, GameBalance] = {}
+    rows: list[HistoryRow] = []
+    for spec in registry.all_specs():
+        if not game or spec.key == game:
+            balances[spec.key] = GameBalance(spec.key, spec.title, spec.unit, opening=opening.get(spec.key, 0))
+    for entry in entries:
+        running[entry.game] = running.get(entry.game, 0) + entry.amount
+        rows.append(HistoryRow(entry=entry, balance=running[entry.game], names=names.get(entry.round_id, [])))
+        line = balances[entry.game]
+        line.change += entry.amount
+        if entry.kind == LedgerEntry.Kind.RESULT:
+            line.rounds += 1
+    rows.reverse()
+    return History(rows=rows, balances=list(balances.values()))
+
+
+def _names_by_round(round_ids: set[int]) -> dict[int, list[str]]:
+    """Each round's seat labels as the ledger kept them, in one query."""
+    found: dict[int, dict[int, str]] = defaultdict(dict)
+    results = LedgerEntry.objects.filter(round_id__in=round_ids, kind=LedgerEntry.Kind.RESULT)
+    for round_id, seat, label in results.values_list("round_id", "seat", "label"):
+        found[round_id][seat] = label
+    return {rid: [seats.get(p, f"seat {p + 1}") for p in range(max(seats) + 1)] for rid, seats in found.items()}
+
+
+@dataclass
+class Standing:
+    name: str
+    member_id: int | None  # None: the bots (the house)
+    rounds: int
+    total: int
+    unit: str
+
+    @property
+    def total_text(self) -> str:
+        return money_text(self.total, self.unit)
+
+
+def standings(*, game: str, start: date | None = None, end: date | None = None) -> list[Standing]:
+    """Every member's balance in one game over the period, best first; the bots' total last."""
+    unit = registry.spec(game).unit
+    rows = (
+        in_period(LedgerEntry.objects.filter(game=game), start, end)
+        .values("member")
+        .annotate(
+            total=Sum("amount"),
+            online=Count("round", distinct=True, filter=Q(kind=LedgerEntry.Kind.RESULT)),
+            in_person=Count("in_person", distinct=True, filter=Q(kind=LedgerEntry.Kind.RESULT)),
+        )
+    )
+    names = {u.pk: u.shown_name for u in User.objects.filter(pk__in=[r["member"] for r in rows if r["member"]])}
+    members = [
+        Standing(name=names[r["member"]], member_id=r["member"], rounds=r["online"] + r["in_person"],
+                 total=r["total"] or 0, unit=unit)
+        for r in rows if r["member"] is not None
+    ]
+    lower = game in LOWER_IS_BETTER
+    members.sort(key=lambda s: ((s.total if lower else -s.total), s.name.lower()))
+    house = [
+        Standing(name=HOUSE, member_id=None, rounds=r["online"] + r["in_person"], total=r["total"] or 0, unit=unit)
+        for r in rows if r["member"] is None
+    ]
+    return members + house
+
+
+@dataclass
+class BalanceRow:
+    member_id: int | None
+    name: str
+    game: str
+    unit: str
+    total: int
+    entries: int
+
+    @property
+    def total_text(self) -> str:
+        return money_text(self.total, self.unit)
+
+
+def balances(*, game: str | None = None, start: date | None = None, end: date | None = None) -> list[BalanceRow]:
+    """Per member and game, the sum of the period's entries (the admin's view of the books)."""
+    entries = in_period(LedgerEntry.objects.all(), start, end)
+    if game:
+        entries = entries.filter(game=game)
+    rows = entries.values("member", "game", "unit").annotate(total=Sum("amount"), n=Count("id"))
+    names = {u.pk: u.shown_name for u in User.objects.filter(pk__in=[r["member"] for r in rows if r["member"]])}
+    found = [
+        BalanceRow(member_id=r["member"], name=names.get(r["member"], HOUSE), game=r["game"], unit=r["unit"],
+                   total=r["total"] or 0, entries=r["n"])
+        for r in rows
+    ]
+    found.sort(key=lambda b: (b.game, b.member_id is None, b.name.lower()))
+    return found
+
+
+def round_members(round: Round) -> set[int]:
+    """The members who played a round: its ledger entries, or (before the end) its table's seats."""
+    ids = set(
+        LedgerEntry.objects.filter(round=round, member__isnull=False).values_list("member_id", flat=True)
+    )
+    if not ids:
+        seated = Seat.objects.filter(table_id=round.match.table_id, user__isnull=False)
+        ids = set(seated.values_list("user_id", flat=True))
+    return ids
+
+
+def can_replay(user: User, round: Round) -> bool:
+    """Members replay their own finished rounds only: the hands of another member's round are not theirs."""
+    return bool(user.is_authenticated and round.over and user.pk in round_members(round))
+
+
+@dataclass
+class ReplaySeat:
+    position: int
+    name: str
+    is_bot: bool
+    hand: list[str]
+    to_act: bool
+    delta_text: str = ""
+
+
+@dataclass
+class ReplayStep:
+    round: Round
+    game: str
+    title: str
+    step: int  # moves applied so far (0: the deal)
+    total: int  # moves in the round
+    seats: list[ReplaySeat]
+    last: str  # what just happened, with names
+    prompt: str
+    trick: list[dict[str, Any]]  # cards on the table now, with the seat's name
+    top: str | None  # the pile's top card (Hawsker, Puskiyon)
+    move: Move | None  # the move that led to this step
+    moves: list[dict[str, Any]] = field(default_factory=list)  # every move in order, with names
+    blind: list[str] = field(default_factory=list)  # cards dealt to nobody (Sheepshead's blind)
+    bury: list[str] = field(default_factory=list)
+    headline: str = ""
+
+    @property
+    def previous(self) -> int | None:
+        return self.step - 1 if self.step > 0 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.step + 1 if self.step < self.total else None
+
+
+def seat_names(round: Round) -> tuple[list[str], list[bool]]:
+    """Who sat where: the labels the ledger kept (as they were then), else the seats now."""
+    players = int(round.match.config["players"])
+    names = [f"Seat {p + 1}" for p in range(players)]
+    bots = [False] * players
+    results = LedgerEntry.objects.filter(round=round, kind=LedgerEntry.Kind.RESULT)
+    labelled = results.values_list("seat", "label", "is_bot")
+    found = False
+    for seat, label, is_bot in labelled:
+        if seat < players:
+            names[seat], bots[seat], found = label, is_bot, True
+    if not found:
+        for seat in Seat.objects.filter(table_id=round.match.table_id).select_related("user"):
+            if seat.position < players:
+                names[seat.position], bots[seat.position] = seat_label(seat), seat.is_bot
+    return names, bots
+
+
+def replay_step(*, round: Round, step: int) -> ReplayStep:
+    """The finished round as it stood after `step` moves, every hand shown (the round is over)."""
+    if not round.over:
+        raise ValueError("only a finished round is replayed: until then its hands are secret")
+    table = round.match.table
+    game = registry.game(table.game)
+    config = Config.from_json(round.match.config)
+    moves = list(round.moves.order_by("seq"))
+    step = max(0, min(int(step), len(moves)))
+    state = game.new_round(config, round.seed, EngineMatch.from_json(round.match_before))
+    for move in moves[:step]:
+        state = game.apply(state, move.seat, EngineMove.parse(move.text))
+    names, bots = seat_names(round)
+    public = game.view(state, None)
+    to_act = game.to_act(state)
+    deltas = (round.result or {}).get("deltas") or []
+    unit = (round.result or {}).get("unit", "points")
+    seats = [
+        ReplaySeat(
+            position=p, name=names[p], is_bot=bots[p], hand=list(game.view(state, p)["hand"]), to_act=to_act == p,
+            delta_text=money_text(deltas[p], unit) if step == len(moves) and p < len(deltas) else "",
+        )
+        for p in range(config.players)
+    ]
+    final = game.view(game.from_json(round.state), None)
+    record = final.get("record") or {}
+    trick = [{"card": c["card"], "name": names[c["seat"]]} for c in public.get("trick") or [] if "card" in c]
+    summary = (round.result or {}).get("summary") or {}
+    headline = round_headline(summary, names)
+    return ReplayStep(
+        round=round, game=table.game, title=registry.spec(table.game).title, step=step, total=len(moves),
+        seats=seats, last=name_seats(public.get("last", ""), names), prompt=name_seats(public.get("prompt", ""), names),
+        trick=trick, top=public.get("top"), move=moves[step - 1] if step else None,
+        moves=[{"seq": m.seq, "name": names[m.seat] if m.seat < len(names) else f"seat {m.seat}", "text": m.text,
+                "actor": m.get_actor_display()} for m in moves],
+        blind=list(record.get("blind") or []), bury=list(record.get("bury") or []), headline=headline,
+    )
+
+
+def my_finished_rounds(user: User, *, limit: int = 200) -> QuerySet[Round]:
+    return (
+        Round.objects.filter(over=True, ledger_entries__member=user, ledger_entries__kind=LedgerEntry.Kind.RESULT)
+        .select_related("match__table").distinct().order_by("-finished_at", "-id")[:limit]
+    )

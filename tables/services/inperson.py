@@ -1,0 +1,313 @@
+"""Results of games played at the club's physical table, recorded by an admin.
+
+The admin writes down a few facts (who played, who picked, the points; or LAFH's pips and the
+bonuses) and the engine's own scoring helpers turn them into money or points, exactly as they do
+for online rounds, so the two can never disagree. Everything is checked before anything is
+written: unknown or repeated members, wrong player counts, impossible points (1 or 119 in
+Sheepshead, more than 120, negative), a partner where none can exist. A refusal says what is
+wrong and writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from rules.engine import hawk, sheepshead
+from rules.engine.hawk import BONUS_KINDS, deal_size
+from rules.engine.sheepshead.scoring import TOTAL_POINTS
+from tables.models import InPersonRecord
+from tables.services import ledger
+from tables.services.errors import NotAllowed
+from tables.services.ledger import LedgerError
+
+SHEEPSHEAD_PLAYERS = (3, 7)
+HAWK_PLAYERS = (2, 6)
+HAWK_ALL_PIPS = 220  # A..10 in four suits
+STAKE_RANGE = (5, 10000)
+
+
+class InPersonError(LedgerError):
+    """The result as written down cannot be right; nothing was recorded."""
+
+
+def _check_admin(admin: User) -> None:
+    if not (admin.is_authenticated and admin.is_staff):
+        raise NotAllowed("Only the club's admins record results from the club's table.")
+
+
+def _whole(name: str, value: Any) -> int:
+    if isinstance(value, bool):
+        raise InPersonError(f"{name}: {value!r} is not a whole number.")
+    if isinstance(value, int):
+        return value
+    text = str(value).strip()
+    try:
+        return int(text)
+    except ValueError:
+        raise InPersonError(f"{name}: {text!r} is not a whole number.") from None
+
+
+def _members(usernames: Sequence[str], game: str, players: tuple[int, int]) -> list[User]:
+    """The members by username, in seat order, refusing unknown, inactive and repeated names."""
+    names = [str(name).strip() for name in usernames if str(name).strip()]
+    low, high = players
+    if not low <= len(names) <= high:
+        raise InPersonError(f"{game} is played by {low} to {high} players; you named {len(names)}.")
+    seen: set[str] = set()
+    for name in names:
+        if name.lower() in seen:
+            raise InPersonError(f"{name} is named twice; every player sits once.")
+        seen.add(name.lower())
+    found = {user.username.lower(): user for user in User.objects.filter(username__in=names)}
+    if len(found) != len(names):
+        # usernames are case sensitive in the database but not for people: try the rest case-insensitively
+        for name in names:
+            if name.lower() not in found:
+                user = User.objects.filter(username__iexact=name).first()
+                if user is not None:
+                    found[name.lower()] = user
+    unknown = [name for name in names if name.lower() not in found]
+    if unknown:
+        raise InPersonError(f"No member is called {', '.join(unknown)}.")
+    members = [found[name.lower()] for name in names]
+    closed = [m.username for m in members if not m.is_active]
+    if closed:
+        raise InPersonError(f"The account of {', '.join(closed)} is closed.")
+    return members
+
+
+def _seat(members: Sequence[User], username: str | None, role: str) -> int | None:
+    name = (username or "").strip()
+    if not name:
+        return None
+    for position, member in enumerate(members):
+        if member.username.lower() == name.lower():
+            return position
+    raise InPersonError(f"The {role} ({name}) must be one of the players.")
+
+
+def _stake(stake_cents: Any) -> int:
+    stake = _whole("Stake", stake_cents)
+    low, high = STAKE_RANGE
+    if not low <= stake <= high:
+        raise InPersonError(f"The stake must be between {low} and {high} cents, not {stake}.")
+    return stake
+
+
+def _played_on(played_on: date | None) -> date:
+    today = timezone.localdate()
+    if played_on is None:
+        return today
+    if played_on > today:
+        raise InPersonError("A result cannot be recorded for a day that has not come yet.")
+    return played_on
+
+
+def _save(
+    *, admin: User, game: str, kind: str, facts: dict[str, Any], score: dict[str, Any], summary: str,
+    members: list[User], amounts: Sequence[int], played_on: date, note: str,
+) -> InPersonRecord:
+    with transaction.atomic():
+        record = InPersonRecord.objects.create(
+            game=game, kind=kind, facts=facts, score=score, summary=summary[:300], note=(note or "").strip()[:200],
+            played_on=played_on, recorded_by=admin, recorded_at=timezone.now(),
+        )
+        ledger.record_in_person(record=record, members=members, amounts=amounts)
+    return record
+
+
+def _sentence(error: Exception) -> str:
+    text = str(error).rstrip(".")
+    return text[:1].upper() + text[1:] + "."
+
+
+def _dollars(cents: int) -> str:
+    return f"{'-' if cents < 0 else '+'}${abs(cents) / 100:.2f}"
+
+
+def record_sheepshead_hand(
+    *, admin: User, players: Sequence[str], picker: str, partner: str | None, picker_points: Any,
+    stake_cents: Any = 100, played_on: date | None = None, note: str = "",
+) -> InPersonRecord:
+    """A picked hand: the picker (and partner, or none) against the rest, settled as RULES.md says."""
+    _check_admin(admin)
+    members = _members(players, "Sheepshead", SHEEPSHEAD_PLAYERS)
+    count = len(members)
+    picker_seat = _seat(members, picker, "picker")
+    if picker_seat is None:
+        raise InPersonError("Name the picker (or record a leaster if nobody picked).")
+    partner_seat = _seat(members, partner, "partner")
+    if partner_seat is not None and count < 5:
+        raise InPersonError(f"With {count} players there is no partner: the picker always plays alone.")
+    if partner_seat is not None and partner_seat == picker_seat:
+        raise InPersonError("The partner cannot be the picker; leave the partner empty if the picker played alone.")
+    points = _whole("Picker points", picker_points)
+    if points < 0 or points > TOTAL_POINTS:
+        raise InPersonError(f"The picker's side takes between 0 and {TOTAL_POINTS} points, not {points}.")
+    if points in (1, TOTAL_POINTS - 1):
+        raise InPersonError(f"{points} points cannot happen in Sheepshead (no card is worth 1 point).")
+    stake = _stake(stake_cents)
+    try:
+        money = sheepshead.settle(
+            players=count, picker=picker_seat, partner=partner_seat, picker_points=points, stake_cents=stake
+        )
+        rate = sheepshead.picker_rate(points)
+    except ValueError as error:
+        raise InPersonError(_sentence(error)) from None
+    who = members[picker_seat].shown_name + (
+        " alone" if partner_seat is None else f" with {members[partner_seat].shown_name}"
+    )
+    summary = f"{who} took {points} points (rate {rate:+d}, stake ${stake / 100:.2f}): " + ", ".join(
+        f"{m.shown_name} {_dollars(c)}" for m, c in zip(members, money, strict=True)
+    )
+    facts = {
+        "players": [m.username for m in members], "picker": members[picker_seat].username,
+        "partner": members[partner_seat].username if partner_seat is not None else None,
+        "picker_points": points, "stake_cents": stake,
+    }
+    score = {"rate": rate, "money": money, "picker": picker_seat, "partner": partner_seat}
+    return _save(
+        admin=admin, game="sheepshead", kind=InPersonRecord.Kind.SHEEPSHEAD_HAND, facts=facts, score=score,
+        summary=summary, members=members, amounts=money, played_on=_played_on(played_on), note=note,
+    )
+
+
+def _per_player(name: str, values: Sequence[Any], count: int) -> list[int]:
+    numbers = [_whole(name, v) for v in values]
+    if len(numbers) != count:
+        raise InPersonError(f"{name}: give one number per player ({count}), not {len(numbers)}.")
+    return numbers
+
+
+def record_sheepshead_leaster(
+    *, admin: User, players: Sequence[str], points: Sequence[Any], tricks: Sequence[Any],
+    stake_cents: Any = 100, played_on: date | None = None, note: str = "",
+) -> InPersonRecord:
+    """A leaster (nobody picked): each player's points and tricks; the fewest points with a trick wins."""
+    _check_admin(admin)
+    members = _members(players, "Sheepshead", SHEEPSHEAD_PLAYERS)
+    count = len(members)
+    taken_points = _per_player("Points", points, count)
+    taken_tricks = _per_player("Tricks", tricks, count)
+    hand, _blind = sheepshead.deal_sizes(count)
+    for member, p, t in zip(members, taken_points, taken_tricks, strict=True):
+        if p < 0 or t < 0:
+            raise InPersonError(f"{member.shown_name}: points and tricks cannot be negative.")
+        if p in (1, TOTAL_POINTS - 1) or p > TOTAL_POINTS:
+            raise InPersonError(f"{member.shown_name} cannot have taken {p} points.")
+        if t == 0 and p:
+            raise InPersonError(f"{member.shown_name} took no trick, so cannot have {p} points.")
+    if sum(taken_tricks) != hand:
+        raise InPersonError(
+            f"With {count} players there are {hand} tricks; the tricks written down add up to {sum(taken_tricks)}."
+        )
+    if sum(taken_points) != TOTAL_POINTS:
+        raise InPersonError(
+            f"The points (the blind counted with the last trick) add up to {TOTAL_POINTS}, "
+            f"not {sum(taken_points)}."
+        )
+    stake = _stake(stake_cents)
+    winner = sheepshead.leaster_winner(points=taken_points, tricks=taken_tricks)
+    money = sheepshead.settle_leaster(players=count, winner=winner, stake_cents=stake)
+    if winner is None:
+        summary = "Leaster: a tie for fewest points, nothing paid."
+    else:
+        summary = (
+            f"Leaster won by {members[winner].shown_name} with {taken_points[winner]} points, "
+            f"collecting ${stake / 100:.2f} from each player."
+        )
+    facts = {"players": [m.username for m in members], "points": taken_points, "tricks": taken_tricks,
+             "stake_cents": stake}
+    score = {"winner": winner, "money": money}
+    return _save(
+        admin=admin, game="sheepshead", kind=InPersonRecord.Kind.SHEEPSHEAD_LEASTER, facts=facts, score=score,
+        summary=summary, members=members, amounts=money, played_on=_played_on(played_on), note=note,
+    )
+
+
+def _bonuses(side: str, kinds: Iterable[str]) -> list[str]:
+    listed = [str(kind).strip() for kind in kinds if str(kind).strip()]
+    unknown = [kind for kind in listed if kind not in BONUS_KINDS]
+    if unknown:
+        raise InPersonError(f"{side}: {', '.join(unknown)} is not a Hawk bonus ({', '.join(BONUS_KINDS)}).")
+    if len(set(listed)) != len(listed):
+        raise InPersonError(f"{side}: each bonus kind counts once per side.")
+    return listed
+
+
+def record_hawk_round(
+    *, admin: User, players: Sequence[str], lafh: Sequence[str], solo: bool, lafh_pips: Any,
+    nob_pips: Any = None, lafh_bonuses: Iterable[str] = (), nob_bonuses: Iterable[str] = (),
+    played_on: date | None = None, note: str = "",
+) -> InPersonRecord:
+    """A Hawk round: LAFH (one player solo, or two), the pips and the bonus kinds each side showed.
+
+    With 4 or 5 players all forty cards are dealt, so NOB's pips are 220 less LAFH's when left out.
+    """
+    _check_admin(admin)
+    members = _members(players, "Hawk", HAWK_PLAYERS)
+    count = len(members)
+    lafh_names = [str(n).strip() for n in lafh if str(n).strip()]
+    seats = [_seat(members, name, "LAFH player") for name in lafh_names]
+    if len(set(seats)) != len(seats):
+        raise InPersonError("A LAFH player is named twice.")
+    if count <= 3:
+        if len(seats) != 1:
+            raise InPersonError(f"With {count} players LAFH is one player: whoever took the last trick.")
+        if solo:
+            raise InPersonError(f"Solo exists only with 4 to 6 players; with {count} LAFH is always one player.")
+    else:
+        if not 1 <= len(seats) <= 2:
+            raise InPersonError("LAFH is two players (first and last trick), or one playing solo who took both.")
+        if solo and len(seats) != 1:
+            raise InPersonError("Solo means one player took the first and the last trick: name one LAFH player.")
+        if not solo and len(seats) == 1:
+            raise InPersonError("One LAFH player took both the first and the last trick: tick solo, or name both.")
+    in_play = count * deal_size(count)
+    all_dealt = in_play == len(hawk.DECK)
+    pips_lafh = _whole("LAFH pips", lafh_pips)
+    if not 0 <= pips_lafh <= HAWK_ALL_PIPS:
+        raise InPersonError(f"LAFH's pips are between 0 and {HAWK_ALL_PIPS}, not {pips_lafh}.")
+    if nob_pips is None or str(nob_pips).strip() == "":
+        if not all_dealt:
+            raise InPersonError(f"With {count} players some cards are out of play: write down NOB's pips too.")
+        pips_nob = HAWK_ALL_PIPS - pips_lafh
+    else:
+        pips_nob = _whole("NOB pips", nob_pips)
+    if pips_lafh < 0 or pips_nob < 0:
+        raise InPersonError("Pips cannot be negative.")
+    if pips_lafh + pips_nob > HAWK_ALL_PIPS:
+        raise InPersonError(f"The deck holds {HAWK_ALL_PIPS} pips; LAFH and NOB together have {pips_lafh + pips_nob}.")
+    if all_dealt and pips_lafh + pips_nob != HAWK_ALL_PIPS:
+        raise InPersonError(
+            f"With {count} players every card is dealt, so LAFH and NOB have {HAWK_ALL_PIPS} pips together, "
+            f"not {pips_lafh + pips_nob}."
+        )
+    plus = _bonuses("LAFH bonuses", lafh_bonuses)
+    minus = _bonuses("NOB bonuses", nob_bonuses)
+    try:
+        score = hawk.score_from_facts(
+            players=count, lafh=[s for s in seats if s is not None], lafh_pips=pips_lafh, nob_pips=pips_nob,
+            lafh_bonuses=plus, nob_bonuses=minus,
+        )
+    except ValueError as error:
+        raise InPersonError(_sentence(error)) from None
+    lafh_shown = " and ".join(members[s].shown_name for s in score.lafh)
+    summary = (
+        f"LAFH {lafh_shown}{' (solo)' if score.solo else ''} with {pips_lafh} pips "
+        f"{'won' if score.won else 'lost'}: k {score.k:+d}, {score.points:+d} points each."
+    )
+    facts = {
+        "players": [m.username for m in members], "lafh": [members[s].username for s in score.lafh],
+        "solo": bool(solo), "lafh_pips": pips_lafh, "nob_pips": pips_nob, "lafh_bonuses": plus, "nob_bonuses": minus,
+    }
+    return _save(
+        admin=admin, game="hawk", kind=InPersonRecord.Kind.HAWK_ROUND, facts=facts, score=score.as_dict(),
+        summary=summary, members=members, amounts=list(score.deltas), played_on=_played_on(played_on), note=note,
+    )

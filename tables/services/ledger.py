@@ -1,0 +1,170 @@
+"""Writing the ledger: a finished round's entries, in-person results' entries, and corrections.
+
+This module is the only writer of `LedgerEntry` rows. Every set of entries written together goes
+through `_write_set`, which refuses a money set (Sheepshead, in cents) that does not sum to exactly
+zero: a round's results, and a correction's reversals with their new amounts, both balance. A
+correction never touches the entries it corrects; it adds a reversing entry and a new one, both
+naming the admin and the reason, so the books show what was first written and why it changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from rules.engine import registry
+from tables.models import InPersonRecord, LedgerEntry, Round, Seat, Table
+from tables.services.errors import NotAllowed, TableError
+
+
+class LedgerError(TableError):
+    """A ledger write that would break the books; nothing was written."""
+
+
+MONEY = "cents"
+
+
+def unit_of(game: str) -> str:
+    return registry.spec(game).unit
+
+
+def _write_set(entries: Sequence[LedgerEntry]) -> list[LedgerEntry]:
+    """Insert one set of entries that belong together, refusing a money set that does not balance."""
+    if not entries:
+        raise LedgerError("There is nothing to write to the ledger.")
+    units = {entry.unit for entry in entries}
+    if len(units) != 1:
+        raise LedgerError("One set of ledger entries cannot mix money and points.")
+    if units == {MONEY}:
+        total = sum(entry.amount for entry in entries)
+        if total != 0:
+            raise LedgerError(f"Money entries must sum to zero, and these sum to {total} cents; nothing was written.")
+    with transaction.atomic():
+        return LedgerEntry.objects.bulk_create(entries)
+
+
+def seat_label(seat: Seat) -> str:
+    if seat.is_bot or seat.user is None:
+        return f"Bot {seat.position + 1}"
+    return seat.user.shown_name
+
+
+def record_round(*, round: Round, table: Table, seats: Sequence[Seat]) -> list[LedgerEntry]:
+    """One entry per seat of a round that has just finished (bots included, as the house side).
+
+    Called by the play service inside the transaction that finishes the round, so the round and
+    its entries are committed (or rolled back) together.
+    """
+    if not round.over or not round.result:
+        raise LedgerError("Only a finished round goes into the ledger.")
+    deltas = list(round.result["deltas"])
+    unit = str(round.result.get("unit") or unit_of(table.game))
+    if len(deltas) != len(seats):
+        raise LedgerError(f"The round paid {len(deltas)} seats but the table has {len(seats)}.")
+    if round.pk is not None and LedgerEntry.objects.filter(round=round, kind=LedgerEntry.Kind.RESULT).exists():
+        raise LedgerError("This round is already in the ledger.")
+    at = round.finished_at or timezone.now()
+    entries = []
+    for seat in sorted(seats, key=lambda s: s.position):
+        bot = seat.is_bot or seat.user_id is None
+        entries.append(
+            LedgerEntry(
+                game=table.game, unit=unit, member_id=None if bot else seat.user_id, is_bot=bot,
+                seat=seat.position, label=seat_label(seat), amount=int(deltas[seat.position]),
+                round=round, kind=LedgerEntry.Kind.RESULT, created_at=at,
+            )
+        )
+    return _write_set(entries)
+
+
+def record_in_person(
+    *, record: InPersonRecord, members: Sequence[User], amounts: Sequence[int]
+) -> list[LedgerEntry]:
+    """The entries of a result played at the club's table: one per member, in seat order."""
+    if len(members) != len(amounts):
+        raise LedgerError("Each player needs exactly one amount.")
+    unit = unit_of(record.game)
+    entries = [
+        LedgerEntry(
+            game=record.game, unit=unit, member=member, is_bot=False, seat=position, label=member.shown_name,
+            amount=int(amount), in_person=record, kind=LedgerEntry.Kind.RESULT, created_at=record.recorded_at,
+        )
+        for position, (member, amount) in enumerate(zip(members, amounts, strict=True))
+    ]
+    return _write_set(entries)
+
+
+def _parse_amount(value: Any) -> int:
+    if isinstance(value, bool):
+        raise LedgerError(f"{value!r} is not an amount.")
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise LedgerError(f"{value!r} is not a whole number (money is written in cents).") from None
+
+
+def correct_entries(*, admin: User, reason: str, changes: Mapping[int, Any]) -> list[LedgerEntry]:
+    """Correct entries of one round (or one in-person result): for each entry id, the right amount.
+
+    Each corrected entry gets a reversing entry (minus its amount) and a new entry (the right
+    amount), both naming `admin` and `reason`; the original stays as it was. A Sheepshead round
+    must still sum to zero afterwards, so the new amounts must add up to what they replace.
+    Returns the entries written, reversals and corrections in pairs.
+    """
+    if not (admin.is_authenticated and admin.is_staff):
+        raise NotAllowed("Only the club's admins correct the ledger.")
+    reason = (reason or "").strip()
+    if not reason:
+        raise LedgerError("Say why the entries are corrected; the reason stays in the ledger.")
+    if len(reason) > 300:
+        raise LedgerError("Keep the reason under 300 characters.")
+    if not changes:
+        raise LedgerError("Choose at least one entry to correct.")
+    wanted = {int(pk): _parse_amount(amount) for pk, amount in changes.items()}
+    with transaction.atomic():
+        found = {entry.pk: entry for entry in LedgerEntry.objects.select_for_update().filter(pk__in=wanted)}
+        missing = sorted(set(wanted) - set(found))
+        if missing:
+            raise LedgerError(f"There is no ledger entry {', '.join(map(str, missing))}.")
+        entries = [found[pk] for pk in sorted(wanted)]
+        sources = {(entry.round_id, entry.in_person_id) for entry in entries}
+        if len(sources) != 1:
+            raise LedgerError("Correct the entries of one round at a time.")
+        for entry in entries:
+            if entry.kind == LedgerEntry.Kind.REVERSAL:
+                raise LedgerError(f"Entry {entry.pk} is itself a reversal; correct the entry it belongs to.")
+            if LedgerEntry.objects.filter(reverses=entry).exists():
+                raise LedgerError(f"Entry {entry.pk} has already been corrected; correct its newest entry instead.")
+            if wanted[entry.pk] == entry.amount:
+                raise LedgerError(f"Entry {entry.pk} already says {entry.amount}; there is nothing to correct.")
+        unit = entries[0].unit
+        if unit == MONEY:
+            before = sum(entry.amount for entry in entries)
+            after = sum(wanted[entry.pk] for entry in entries)
+            if before != after:
+                raise LedgerError(
+                    f"A Sheepshead round must still sum to zero: the new amounts add up to {after} cents "
+                    f"but the ones they replace add up to {before}. Correct the other seats too."
+                )
+        now = timezone.now()
+        written: list[LedgerEntry] = []
+        for entry in entries:
+            common = dict(
+                game=entry.game, unit=entry.unit, member_id=entry.member_id, is_bot=entry.is_bot, seat=entry.seat,
+                label=entry.label, round_id=entry.round_id, in_person_id=entry.in_person_id, reason=reason,
+                made_by=admin, created_at=now,
+            )
+            written.append(LedgerEntry(amount=-entry.amount, kind=LedgerEntry.Kind.REVERSAL, reverses=entry, **common))
+            written.append(
+                LedgerEntry(amount=wanted[entry.pk], kind=LedgerEntry.Kind.CORRECTION, corrects=entry, **common)
+            )
+        try:
+            return _write_set(written)
+        except IntegrityError:
+            raise LedgerError("Someone corrected these entries at the same moment; look again.") from None

@@ -1,0 +1,38 @@
+"""`manage.py seed` plays a few finished matches of each game, with their ledger entries, once."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.db.models import Count, Sum
+
+from rules.engine.registry import GAME_KEYS
+from tables.models import LedgerEntry, Move, Round, Seat, Table
+from tables.selectors_history import member_history
+from tables.services.fairness import verify_deal
+from tables.services.seeding import FINISHED_DEMO_PREFIX
+
+pytestmark = pytest.mark.django_db
+
+
+def test_seed_adds_finished_matches_of_every_game_with_their_ledger_once() -> None:
+    call_command("seed")
+    demo = Table.objects.filter(name__startswith=FINISHED_DEMO_PREFIX)
+    assert demo.count() == 8 and set(demo.values_list("status", flat=True)) == {Table.Status.FINISHED}
+    per_game = dict(demo.values_list("game").annotate(n=Count("id")))
+    assert per_game == dict.fromkeys(GAME_KEYS, 2)
+    assert not Seat.objects.filter(table__in=demo, away=True).exists()
+    rounds = Round.objects.filter(match__table__in=demo)
+    assert rounds.filter(over=False).count() == 0
+    for rnd in rounds.select_related("match__table"):
+        entries = LedgerEntry.objects.filter(round=rnd)
+        assert entries.count() == rnd.match.table.seat_count
+        if rnd.match.table.game == "sheepshead":
+            assert entries.aggregate(s=Sum("amount"))["s"] == 0
+        assert verify_deal(round_id=rnd.pk).ok
+    assert Move.objects.filter(round__in=rounds, actor=Move.Actor.MEMBER).exists()  # members really played
+    alice = Seat.objects.filter(table__in=demo, user__username="alice").first().user
+    assert {row.entry.game for row in member_history(user=alice).rows} == {"sheepshead", "hawk", "puskiyon"}
+    counts = (Table.objects.count(), Round.objects.count(), LedgerEntry.objects.count())
+    call_command("seed")
+    assert (Table.objects.count(), Round.objects.count(), LedgerEntry.objects.count()) == counts
