@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from datetime import datetime
 from typing import Any
 
@@ -14,10 +15,12 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from tables import push
+from tables import push, rendering_quickplay
 from tables.models import Table
-from tables.selectors import board_for, lobby_tables
-from tables.services import play, presence
+from tables.rendering import board_html
+from tables.selectors import lobby_tables
+from tables.selectors_quickplay import QuickStatus, cached_waiting_counts, quick_status, shared_waiting_counts
+from tables.services import matchmaking, play, presence
 
 log = logging.getLogger(__name__)
 
@@ -26,12 +29,23 @@ log = logging.getLogger(__name__)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_TRY_AGAIN = 1012
 CLOSE_NOT_FOUND = 4404
+# Quick play: a burst of queue changes becomes one refresh per socket; a timer never fires sooner
+# than this after the last one (so a due time that stays in the past cannot spin).
+QUICK_REFRESH_DELAY = 0.1
+QUICK_TIMER_MIN_SECONDS = 1.0
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
     """The lobby socket: live count of members online (and, later, the list of open tables)."""
 
     heartbeat_task: asyncio.Task[None] | None = None
+    quick_timer: asyncio.Task[None] | None = None
+    quick_refresh: asyncio.Task[None] | None = None
+    quick_dirty: bool = False
+    quick_mine_dirty: bool = False  # the member's own request changed: re-render their panel
+    quick_waiting: bool = False  # the member's panel last showed a waiting request
+    quick_event_at: float = 0.0  # time.monotonic() of the latest queue event
+    quick_timer_at: datetime | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -39,20 +53,25 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         await self.channel_layer.group_add(push.LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_add(push.user_group(user.pk), self.channel_name)
         await self.accept()
         count = await database_sync_to_async(presence.arrive)(user_id=user.pk, channel_name=self.channel_name)
-        await self._send_online(count)
+        quick_html, due = await database_sync_to_async(self._render_quick_on_connect)()
+        await self._send_online(count, extra=quick_html)
+        self._arm_quick_timer(due)
         self.heartbeat_task = asyncio.create_task(self._heartbeat())
 
     async def disconnect(self, code: int) -> None:
-        if self.heartbeat_task is not None:
-            self.heartbeat_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.heartbeat_task
+        for task in (self.heartbeat_task, self.quick_timer, self.quick_refresh):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             return
         await self.channel_layer.group_discard(push.LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_discard(push.user_group(user.pk), self.channel_name)
         await database_sync_to_async(presence.depart)(channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -77,9 +96,100 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     def _render_tables(self) -> str:
         return render_to_string("tables/lobby.html#table-list", {"tables": list(lobby_tables()), "oob": True})
 
-    async def _send_online(self, count: int) -> None:
+    async def _send_online(self, count: int, extra: str = "") -> None:
         html = render_to_string("tables/lobby.html#online-count", {"online_count": count, "oob": True})
-        await self.send(text_data=html)
+        await self.send(text_data=html + extra)
+
+    # Quick play: live counts for everyone, the member's own place, notices to this member only.
+
+    async def queue_changed(self, event: dict[str, Any]) -> None:
+        """Someone's request came, went or was seated: refresh the counts soon (once for a burst), and
+        this member's own panel too when they were the one who asked or cancelled."""
+        self._want_quick_refresh(mine=self.scope["user"].pk in event.get("members", ()))
+
+    async def user_notice(self, event: dict[str, Any]) -> None:
+        """A notice for this member (their table is ready, their request ended or changed): sent at
+        once, from the event alone; their own panel follows with the next refresh."""
+        try:
+            html = rendering_quickplay.render_notice(str(event.get("kind", "")), event)
+        except Exception:
+            log.exception("lobby: could not render a notice for %s", self.channel_name)
+            html = ""
+        if html:
+            await self.send(text_data=html)
+        self._want_quick_refresh(mine=True)
+
+    def _want_quick_refresh(self, *, mine: bool) -> None:
+        self.quick_event_at = time.monotonic()
+        self.quick_dirty = True
+        self.quick_mine_dirty = self.quick_mine_dirty or mine
+        if self.quick_refresh is None or self.quick_refresh.done():
+            self.quick_refresh = asyncio.create_task(self._refresh_quick())
+
+    async def _refresh_quick(self) -> None:
+        while self.quick_dirty:
+            await asyncio.sleep(QUICK_REFRESH_DELAY)
+            self.quick_dirty = False
+            with_mine, self.quick_mine_dirty = self.quick_waiting or self.quick_mine_dirty, False
+            counts = None if with_mine else cached_waiting_counts(fresh_after=self.quick_event_at)
+            try:
+                if counts is not None:  # counts another socket of this process just read: no database
+                    html, status = rendering_quickplay.render_counts(counts), None
+                else:
+                    html, status = await database_sync_to_async(self._render_quick)(with_mine)
+            except Exception:
+                log.exception("lobby: could not render quick play for %s", self.channel_name)
+                continue
+            await self.send(text_data=html)
+            if status is not None:
+                self.quick_waiting = status.mine is not None
+                self._arm_quick_timer(status.due)
+
+    def _render_quick(self, with_mine: bool) -> tuple[str, QuickStatus | None]:
+        """The counts (read once per burst for every socket of this process) and, for a member who
+        is or was waiting, their own panel. Others keep their half-filled form."""
+        counts = shared_waiting_counts(fresh_after=self.quick_event_at)
+        if not with_mine:
+            return rendering_quickplay.render_counts(counts), None
+        user = self.scope["user"]
+        status = quick_status(user, counts=counts)
+        return rendering_quickplay.render_update(user, status, with_mine=True), status
+
+    def _render_quick_on_connect(self) -> tuple[str, datetime | None]:
+        """The panel as it is now; and if quick play seated the member in the moment between their
+        page and this socket, the "table is ready" notice they missed."""
+        user = self.scope["user"]
+        status = quick_status(user)
+        html = rendering_quickplay.render_update(user, status, with_mine=True)
+        self.quick_waiting = status.mine is not None
+        if status.ready is not None:
+            ready = {"table": status.ready.code, "game": status.ready.game}
+            html += rendering_quickplay.render_notice("table_ready", ready)
+        return html, status.due
+
+    def _arm_quick_timer(self, due: datetime | None) -> None:
+        """One timer per socket, for when the member's own request comes due (bots join, or it expires)."""
+        if due is not None and due == self.quick_timer_at and self.quick_timer is not None:
+            return
+        if self.quick_timer is not None:
+            self.quick_timer.cancel()
+            self.quick_timer = None
+        self.quick_timer_at = due
+        if due is not None:
+            self.quick_timer = asyncio.create_task(self._quick_due(due))
+
+    async def _quick_due(self, due: datetime) -> None:
+        await asyncio.sleep(max((due - timezone.now()).total_seconds() + 0.05, 0))
+        user = self.scope["user"]
+        try:
+            await database_sync_to_async(matchmaking.sweep_member)(user_id=user.pk)
+        except Exception:
+            log.exception("lobby: quick-play sweep for member %s failed", user.pk)
+        # Whatever happened arrives as events; if nothing did, look again a little later.
+        await asyncio.sleep(QUICK_TIMER_MIN_SECONDS)
+        self.quick_timer = None
+        self.quick_timer_at = None
+        self._want_quick_refresh(mine=True)
 
     async def _heartbeat(self) -> None:
         while True:
@@ -147,9 +257,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _render(self) -> tuple[str, int, datetime | None]:
         table = Table.objects.get(pk=self.table_id)
-        board = board_for(table, self.scope["user"])
-        deadline = board.round.deadline if board.round is not None else None
-        html = render_to_string("tables/board.html", {"board": board, "oob": True, "user": self.scope["user"]})
+        html, deadline = board_html(table, self.scope["user"], oob=True, version_checked=True)
         return html, table.version, deadline
 
     def _arm_timer(self, version: int, deadline: datetime | None) -> None:

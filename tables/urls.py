@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables import views
+from tables import views, views_history, views_quickplay
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -17,4 +17,13 @@ urlpatterns = [
     path("t/<str:code>/leave/", views.leave, name="leave"),
     path("t/<str:code>/bots/add/", views.add_bot, name="add_bot"),
     path("t/<str:code>/bots/remove/", views.remove_bot, name="remove_bot"),
+    path("history/", views_history.my_history, name="my_history"),
+    path("standings/", views_history.standings_page, name="standings"),
+    path("rounds/<int:round_id>/replay/", views_history.round_replay, name="round_replay"),
+    path("fair/<int:round_id>/", views_history.fair_deal, name="fair_deal"),
+    path("quick/", views_quickplay.panel, name="quick_panel"),
+    path("quick/form/", views_quickplay.form, name="quick_form"),
+    path("quick/join/", views_quickplay.join, name="quick_join"),
+    path("quick/cancel/", views_quickplay.cancel, name="quick_cancel"),
+    path("quick/go/<str:code>/", views_quickplay.go, name="quick_go"),
 ]

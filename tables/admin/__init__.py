@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-from tables.admin import play  # noqa: F401
+from tables.admin import ledger, play, queue  # noqa: F401

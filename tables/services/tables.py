@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -18,7 +18,7 @@ from accounts.models import User
 from rules.engine import registry
 from rules.engine.errors import ConfigError
 from tables import push
-from tables.models import Seat, Table
+from tables.models import QueueRequest, Seat, Table
 from tables.services.errors import NotAllowed, NotSeated, TableError, TableFull
 from tables.services.play import begin_match, bots_play_on, locked_table, seat_of
 
@@ -46,6 +46,7 @@ def create_table(
     if not low <= turn_seconds <= high:
         raise TableError(f"Time per turn must be between {low} and {high} seconds.")
     with transaction.atomic():
+        ensure_free_to_sit(creator)
         table = Table.objects.create(
             game=game,
             seat_count=config.players,
@@ -81,6 +82,7 @@ def join_table(*, table_id: int, user: User, position: int | None = None) -> Sea
         if mine is not None:
             if not mine.away:
                 raise TableError("You already have a seat at this table.")
+            ensure_free_to_sit(user, table=table)
             Seat.objects.filter(pk=mine.pk).update(away=False)
             _bump(table)
             push.table_changed(table)
@@ -88,6 +90,7 @@ def join_table(*, table_id: int, user: User, position: int | None = None) -> Sea
             return mine
         if table.status != Table.Status.OPEN:
             raise TableFull("This table is already playing; you can watch it.")
+        ensure_free_to_sit(user, table=table)
         candidates = Seat.objects.filter(table=table, user__isnull=True, is_bot=False)
         if position is not None:
             candidates = candidates.filter(position=position)
@@ -164,6 +167,109 @@ def remove_bot(*, table_id: int, user: User, position: int) -> None:
         _bump(table)
         push.table_changed(table)
         push.lobby_changed()
+
+
+def ensure_free_to_sit(user: User, *, table: Table | None = None, refuse_open_seat: bool = False) -> None:
+    """Refuse a member who is already playing at another running table (in a seat they have not
+    left) or who is waiting in quick play (and, with `refuse_open_seat`, one with a seat at an open
+    table). Locks the member's row, so two requests of one member (a join here, a quick-play request
+    there) are taken one after the other."""
+    _ensure_all_free([user], table=table, refuse_open_seat=refuse_open_seat)
+
+
+def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_ok: bool = False,
+                     refuse_open_seat: bool = False) -> None:
+    """The members' row locks first (PostgreSQL; in one order), then one statement that, in the usual
+    case that everyone is free, is all; the reason is looked up only when someone is not. The check is
+    a statement of its own so that, under READ COMMITTED, it sees whatever the lock waited for. Plain
+    SQL: this runs for every join and every quick-play request, and the ORM would cost more than it."""
+    ids = sorted({user.pk for user in users})
+    if connection.features.has_select_for_update:
+        list(User.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
+    seat, tbl, queue, user = (Seat._meta.db_table, Table._meta.db_table, QueueRequest._meta.db_table,
+                              User._meta.db_table)
+    placeholders = ", ".join(["%s"] * len(ids))
+    sql = (
+        f"SELECT u.id,"
+        f" EXISTS (SELECT 1 FROM {seat} s JOIN {tbl} t ON t.id = s.table_id WHERE s.user_id = u.id"
+        f"  AND s.away = %s AND t.status = %s AND t.id <> %s),"
+        f" EXISTS (SELECT 1 FROM {queue} q WHERE q.user_id = u.id AND q.state = %s),"
+        f" EXISTS (SELECT 1 FROM {seat} s JOIN {tbl} t ON t.id = s.table_id WHERE s.user_id = u.id AND t.status = %s)"
+        f" FROM {user} u WHERE u.id IN ({placeholders}) ORDER BY u.id"
+    )
+    params = [False, Table.Status.RUNNING, table.pk if table is not None else 0, QueueRequest.State.WAITING,
+              Table.Status.OPEN, *ids]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    names = {user.pk: user.shown_name for user in users}
+
+    def who(user_id: int) -> str:
+        return "You are" if len(ids) == 1 else f"{names[user_id]} is"
+
+    for user_id, playing, waiting, open_seat in rows:
+        if playing:
+            seats = Seat.objects.filter(user_id=user_id, away=False, table__status=Table.Status.RUNNING)
+            if table is not None:
+                seats = seats.exclude(table=table)
+            found = seats.select_related("table").first()
+            raise NotAllowed(
+                f"{who(user_id)} already playing at {found.table.get_game_display()} table {found.table.code}; "
+                "finish there or leave that table first."
+            )
+        if waiting and not waiting_ok:
+            request = QueueRequest.objects.filter(user_id=user_id, state=QueueRequest.State.WAITING).first()
+            raise NotAllowed(
+                f"{who(user_id)} waiting in quick play for {request.get_game_display()}; cancel that request first."
+            )
+        if open_seat and refuse_open_seat:
+            opened = Seat.objects.filter(user_id=user_id, table__status=Table.Status.OPEN)
+            found = opened.select_related("table").first()
+            raise NotAllowed(
+                f"You have a seat at the open {found.table.get_game_display()} table {found.table.code}; "
+                "leave it before you ask for quick play."
+            )
+
+
+def create_full_table(
+    *,
+    game: str,
+    players: int,
+    members: list[User],
+    options: Mapping[str, Any] | None = None,
+    bots: int = 0,
+    turn_seconds: int = 60,
+    name: str = "",
+    from_queue: bool = False,
+) -> Table:
+    """A table with every seat taken at once: `members` in seats 0, 1, ... in the order given, then
+    `bots` bots; the match starts at once. Quick play forms its tables here (`from_queue`: the
+    members' waiting requests are the ones being matched, so waiting does not count against them)."""
+    if game not in registry.GAME_KEYS:
+        raise TableError(f"The club plays no game called {game!r}.")
+    try:
+        config = registry.spec(game).make_config(players, options)
+    except ConfigError as error:
+        raise TableError(str(error)) from None
+    if not members or len(members) + bots != config.players:
+        raise TableError(f"A {config.players}-player table needs {config.players} players, members and bots.")
+    if len({member.pk for member in members}) != len(members):
+        raise TableError("A member can have only one seat at a table.")
+    with transaction.atomic():
+        _ensure_all_free(members, waiting_ok=from_queue)
+        table = Table.objects.create(
+            game=game, name=name, seat_count=config.players, options=dict(config.options),
+            turn_seconds=turn_seconds, created_by=members[0],
+        )
+        now = timezone.now()
+        seated: list[User | None] = [*members, *([None] * bots)]
+        Seat.objects.bulk_create(
+            [Seat(table=table, position=position, user=user, is_bot=user is None, joined_at=now)
+             for position, user in enumerate(seated)]
+        )
+        begin_match(table)
+        push.lobby_changed()
+    return table
 
 
 def _seat_filled(table: Table) -> None:

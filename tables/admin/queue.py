@@ -1,0 +1,38 @@
+"""Quick-play requests in the admin: who asked for what, when, and how each request ended.
+
+Read-only: requests change only through the matchmaking services (under the game's lock), so the
+admin shows them and filters them but never edits one behind the queue's back.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from tables.models import QueueRequest
+
+
+@admin.register(QueueRequest)
+class QueueRequestAdmin(admin.ModelAdmin):
+    list_display = ("user", "game", "players_wanted", "band", "state", "created_at", "expires_at", "ended_at",
+                    "table", "with_bots")
+    list_filter = ("state", "game", "with_bots", "created_at")
+    search_fields = ("user__username", "user__display_name", "table__code")
+    date_hierarchy = "created_at"
+    list_select_related = ("user", "table")
+    readonly_fields = ("user", "game", "players", "band", "options", "bots_after_seconds", "state", "created_at",
+                       "expires_at", "ended_at", "table", "with_bots")
+    ordering = ("-created_at", "-id")
+
+    @admin.display(description="players", ordering="players")
+    def players_wanted(self, obj: QueueRequest) -> str:
+        return str(obj.players) if obj.players else "any"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: QueueRequest | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: QueueRequest | None = None) -> bool:
+        return False

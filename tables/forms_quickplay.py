@@ -1,0 +1,84 @@
+"""The quick-play form: a game, a player count or "any", a band, the wait before bots, house rules.
+
+The house-rule fields are built exactly as the new-table form builds them (from the game's spec),
+except the option a band sets (Sheepshead's stake, Hawsker's length, Puskiyon's target).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from rules.engine import registry
+from rules.engine.api import GameSpec
+from tables.forms import NewTableForm
+from tables.services.matchmaking import BAND_OPTION, bands
+
+ANY = "any"
+# Not the new-table form's "opt_": both forms are on the lobby page, and a name belongs to one form.
+OPTION_PREFIX = "quick_opt_"
+BOTS_AFTER_CHOICES = [
+    ("", "Never: members only"),
+    ("30", "After 30 seconds"),
+    ("60", "After 1 minute"),
+    ("120", "After 2 minutes"),
+    ("300", "After 5 minutes"),
+]
+
+
+class QuickPlayForm(forms.Form):
+    game = forms.ChoiceField(choices=[])
+    players = forms.ChoiceField(choices=[])
+    band = forms.ChoiceField(choices=[], required=False)
+    bots_after = forms.ChoiceField(
+        label="Play with bots", choices=BOTS_AFTER_CHOICES, required=False,
+        help_text="If not enough members come, bots take the empty seats after this wait.",
+    )
+
+    def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "quick_%s")  # the lobby's new-table form uses the default ids
+        super().__init__(*args, **kwargs)
+        specs = registry.all_specs()
+        self.fields["game"].choices = [(s.key, s.title) for s in specs]
+        chosen = game if game in registry.GAME_KEYS else specs[0].key
+        if self.is_bound and self.data.get("game") in registry.GAME_KEYS:
+            chosen = self.data["game"]
+        self.spec: GameSpec = registry.spec(chosen)
+        self.fields["game"].initial = chosen
+        counts = [(str(n), f"{n} players") for n in range(self.spec.min_players, self.spec.max_players + 1)]
+        if len(counts) > 1:
+            counts.insert(0, (ANY, "Any number"))
+        self.fields["players"].choices = counts
+        self.fields["players"].initial = str(self.spec.default_players)
+        game_bands = bands(chosen)
+        if game_bands:
+            self.fields["band"].choices = [("", "Any"), *[(b.key, b.label) for b in game_bands]]
+            self.fields["band"].initial = game_bands[0].key
+            self.fields["band"].label = "Stake" if chosen == "sheepshead" else "Length"
+        else:
+            del self.fields["band"]
+        for option in self.spec.options:
+            if option.name != BAND_OPTION.get(chosen):
+                field = NewTableForm._field_for(option)
+                field.required = False  # left out: the game's default
+                self.fields[OPTION_PREFIX + option.name] = field
+
+    def request_kwargs(self) -> dict[str, Any]:
+        """What `matchmaking.enqueue` takes, from the cleaned data."""
+        data = self.cleaned_data
+        players = data["players"]
+        bots_after = data.get("bots_after") or ""
+        return {
+            "game": data["game"],
+            "players": None if players == ANY else int(players),
+            "band": data.get("band") or "",
+            "options": {
+                k.removeprefix(OPTION_PREFIX): v for k, v in data.items()
+                if k.startswith(OPTION_PREFIX) and v not in (None, "")
+            },
+            "bots_after_seconds": int(bots_after) if bots_after else None,
+        }
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith(OPTION_PREFIX)]

@@ -1,0 +1,67 @@
+"""Quick play: a member's standing request for a table, kept in the database until it is settled.
+
+A request outlives the page that made it (the member may go away and come back), so it is a row,
+not a socket's memory. Rows are never deleted when settled: the state says how each ended
+(matched, cancelled, expired) and the admin shows them. A partial unique constraint keeps at most
+one waiting request per member, whatever two processes try at the same moment.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from tables.models.play import GAME_CHOICES, Table
+
+
+class QueueRequest(models.Model):
+    class State(models.TextChoices):
+        WAITING = "waiting", "waiting"
+        MATCHED = "matched", "matched"
+        CANCELLED = "cancelled", "cancelled"
+        EXPIRED = "expired", "expired"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_requests")
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    players = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="How many players at the table; empty: any number the game allows."
+    )
+    band = models.CharField(
+        max_length=20, blank=True, help_text="The stake or target band (see quick play's bands); empty: any."
+    )
+    options = models.JSONField(
+        default=dict, blank=True, help_text="The table's other house rules, complete (defaults filled in)."
+    )
+    bots_after_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Play with bots after this wait; empty: only with members."
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    expires_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True, help_text="When it was matched, cancelled or expired.")
+    table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="queue_requests",
+        help_text="The table it was matched to.",
+    )
+    with_bots = models.BooleanField(default=False, help_text="Matched at a table with bots after the wait.")
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(state="waiting"), name="one_waiting_request_per_member"
+            ),
+            models.CheckConstraint(
+                condition=Q(players__isnull=True) | Q(players__gte=2), name="queue_players_at_least_two"
+            ),
+        ]
+        indexes = [models.Index(fields=["game", "state", "created_at"], name="queue_game_state_created")]
+
+    def __str__(self) -> str:
+        return f"{self.user} for {self.get_game_display()} ({self.state})"
+
+    @property
+    def waiting(self) -> bool:
+        return self.state == self.State.WAITING

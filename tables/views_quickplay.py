@@ -1,0 +1,88 @@
+"""Quick-play pages: thin views that parse the form, call one matchmaking service and render the panel.
+
+With htmx they answer with the panel fragment (or move the member to a table that formed at once);
+without it they redirect, so the forms work with JavaScript off too.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from tables.forms_quickplay import QuickPlayForm
+from tables.models import QueueRequest, Table
+from tables.rendering_quickplay import PANEL, panel_context
+from tables.services import matchmaking
+from tables.services.errors import TableError
+
+
+def _panel(request: HttpRequest, *, form: QuickPlayForm | None = None, error: str = "",
+           status: int = 200) -> HttpResponse:
+    return render(request, f"{PANEL}#quick-mine", panel_context(request.user, form=form, error=error),
+                  status=status)
+
+
+def _to_table(request: HttpRequest, code: str) -> HttpResponse:
+    url = reverse("table", args=[code])
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Redirect": url})
+    return redirect(url)
+
+
+@require_GET
+def panel(request: HttpRequest) -> HttpResponse:
+    if not request.htmx:
+        return redirect(reverse("lobby") + "#quick-play")
+    return _panel(request)
+
+
+@require_GET
+def form(request: HttpRequest) -> HttpResponse:
+    """The form again for another game (htmx swaps it in when the game changes)."""
+    return render(request, "tables/quickplay_form.html", {"form": QuickPlayForm(game=request.GET.get("game"))})
+
+
+@require_POST
+def join(request: HttpRequest) -> HttpResponse:
+    bound = QuickPlayForm(request.POST)
+    if not bound.is_valid():
+        if not request.htmx:
+            messages.error(request, "Quick play: " + "; ".join(str(e) for errs in bound.errors.values() for e in errs))
+            return redirect("lobby")
+        return _panel(request, form=bound, status=400)
+    try:
+        queued = matchmaking.enqueue(user=request.user, **bound.request_kwargs())
+    except TableError as error:
+        if not request.htmx:
+            messages.error(request, str(error))
+            return redirect("lobby")
+        return _panel(request, form=bound, error=str(error), status=error.status)
+    if queued.state == QueueRequest.State.MATCHED and queued.table_id is not None:
+        return _to_table(request, queued.table.code)
+    if request.htmx:
+        return _panel(request)
+    return redirect(reverse("lobby") + "#quick-play")
+
+
+@require_POST
+def cancel(request: HttpRequest) -> HttpResponse:
+    try:
+        matchmaking.cancel(user=request.user)
+    except TableError as error:
+        if not request.htmx:
+            messages.error(request, str(error))
+            return redirect("lobby")
+        return _panel(request, error=str(error), status=error.status)
+    if request.htmx:
+        return _panel(request)
+    return redirect(reverse("lobby") + "#quick-play")
+
+
+@require_GET
+def go(request: HttpRequest, code: str) -> HttpResponse:
+    """Where a "your table is ready" notice sends the page: a full navigation to the table."""
+    found = get_object_or_404(Table, code=code)
+    return _to_table(request, found.code)

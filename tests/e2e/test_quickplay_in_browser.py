@@ -1,0 +1,48 @@
+"""Quick play in real Chromium: one member waits, the lobby counts live, and when a second member asks
+both pages end up at the new table (the asker by the POST's answer, the waiter by the socket's notice)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import member_page
+
+pytestmark = pytest.mark.e2e
+
+
+def ask_for(page, server, game: str, band: str | None = None) -> None:
+    page.goto(f"{server.url}/lobby/")
+    expect(page.locator("#online-count")).to_contain_text("online")
+    with page.expect_response(lambda response: "/quick/form/" in response.url):
+        page.select_option("#quick_game", game)
+    page.wait_for_selector("#quick-form #quick_band", state="attached")
+    if band is not None:
+        page.select_option("#quick_band", band)
+    page.click("#quick-form button[type=submit]")
+
+
+def test_two_members_ask_for_hawsker_and_both_are_taken_to_their_table(browser, server, shots) -> None:
+    erin = member_page(browser, server, "erin")
+    frank = member_page(browser, server, "frank")
+    frank.goto(f"{server.url}/lobby/")
+    expect(frank.locator("#online-count")).to_contain_text("online")
+    ask_for(erin, server, "hawsker", band="short")
+    waiting = erin.locator("#quick-mine [data-state=waiting]")
+    expect(waiting).to_be_visible()
+    expect(waiting).to_have_attribute("data-place", "1")
+    expect(waiting).to_contain_text("Hawsker · Short game: to 50 points")
+    # Frank's lobby shows the one member waiting for Hawsker without a reload.
+    expect(frank.locator("#quick-counts [data-game=hawsker]")).to_have_attribute("data-waiting", "1")
+    erin.screenshot(path=str(shots / "quickplay-waiting.png"), full_page=True)
+    ask_for(frank, server, "hawsker", band="")
+    frank.wait_for_url(re.compile(r".*/t/[^/]+/$"))
+    erin.wait_for_url(frank.url)  # moved by the notice on her lobby socket
+    for page in (erin, frank):
+        expect(page.locator("#board .hand")).to_be_visible()
+        expect(page.locator("#live")).to_have_text("live")
+    erin.screenshot(path=str(shots / "quickplay-seated.png"), full_page=True)
+    erin.context.close()
+    frank.context.close()
