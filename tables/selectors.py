@@ -179,11 +179,12 @@ def board_for(table: Table, user: User) -> Board:
         ],
         options=describe_options(spec, table.options),
     )
-    match = Match.objects.filter(table=table).first()
+    # The current round and its match in one query (the table's past rounds are never read here).
+    current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
+    match = current.match if current is not None else Match.objects.filter(table=table).first()
     if match is None:
         return board
     board.match = match
-    current = match.rounds.order_by("-number").first()
     board.round = current
     totals = match.state.get("totals", [])
     dealer = match.state.get("dealer")

@@ -1,0 +1,133 @@
+"""Profile the move path in one process: the service, the POST's reply and the boards the sockets render.
+
+Why: the load generator says how long a move takes end to end; this says where the time goes, split the
+way a move spends it on the server (the `play_move` service with its bots, the reply rendered for the
+mover, one board rendered per socket of the table), with the queries each part runs and, with --profile,
+the functions that cost most. It plays through the site's own views and consumer code on whatever database
+DATABASE_URL names, at tables made by bench.setup_tables.
+
+    python -m bench.profile_move --tables-file var/bench/tables.json --moves 200 [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import random
+import re
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables-file", type=Path, required=True)
+    parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--top", type=int, default=30)
+    args = parser.parse_args(argv)
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.models import User
+    from tables.consumers import TableConsumer
+    from tables.models import Table
+
+    data = json.loads(args.tables_file.read_text())
+    rng = random.Random(1)
+    tables = []
+    for row in data["tables"]:
+        users = [User.objects.get(username=m["username"]) for m in row["members"]]
+        clients = []
+        for user in users:
+            client = Client(HTTP_HX_REQUEST="true", HTTP_HOST="127.0.0.1")
+            client.force_login(user)
+            clients.append(client)
+        tables.append((Table.objects.get(code=row["code"]), users, clients))
+
+    def socket_render(table: Table, user: User) -> str:
+        consumer = TableConsumer()
+        consumer.table_id = table.pk
+        consumer.scope = {"user": user}
+        return consumer._render()[0]
+
+    timings: dict[str, list[float]] = defaultdict(list)
+    queries: dict[str, list[int]] = defaultdict(list)
+    profiler = cProfile.Profile() if args.profile else None
+    done = 0
+    version_re = re.compile(r'data-version="(\d+)"')
+    move_re = re.compile(r'data-move="([^"]+)"')
+    round_re = re.compile(r"round (\d+)</span>")
+    readied: set[tuple[int, int, str]] = set()
+    attempts = 0
+    while done < args.moves and attempts < args.moves * 20:
+        attempts += 1
+        table, users, clients = rng.choice(tables)
+        table.refresh_from_db()
+        boards = [socket_render(table, user) for user in users]
+        action = None
+        for index, html in enumerate(boards):
+            moves = move_re.findall(html)
+            if moves:
+                action = ("move", index, rng.choice(moves))
+                break
+        if action is None:
+            for index, html in enumerate(boards):
+                found = round_re.search(html)
+                key = (table.pk, index, found.group(1) if found else "?")
+                if "/ready/" in html and key not in readied:
+                    readied.add(key)
+                    action = ("ready", index, "")
+                    break
+        if action is None:
+            continue
+        kind, index, move = action
+        version = int(version_re.search(boards[index]).group(1))
+        if profiler:
+            profiler.enable()
+        started = time.perf_counter()
+        with CaptureQueriesContext(connection) as captured:
+            response = clients[index].post(f"/t/{table.code}/{kind}/", {"move": move, "version": version})
+        timings[f"{kind}: POST (service + reply)"].append(time.perf_counter() - started)
+        queries[f"{kind}: POST (service + reply)"].append(len(captured))
+        if response.status_code != 200:
+            print("refused:", response.status_code, response.content[:200], file=sys.stderr)
+            if profiler:
+                profiler.disable()
+            continue
+        for user in users:
+            started = time.perf_counter()
+            with CaptureQueriesContext(connection) as captured:
+                socket_render(table, user)
+            timings["push: one socket's board"].append(time.perf_counter() - started)
+            queries["push: one socket's board"].append(len(captured))
+        if profiler:
+            profiler.disable()
+        done += 1
+
+    print(f"{done} actions at {len(tables)} tables")
+    for name, values in timings.items():
+        values.sort()
+        q = queries[name]
+        print(f"  {name:32} n={len(values):4}  mean {1000 * sum(values) / len(values):7.2f} ms  "
+              f"p50 {1000 * values[len(values) // 2]:7.2f} ms  queries {min(q)}..{max(q)}")
+    if profiler:
+        stats = pstats.Stats(profiler)
+        stats.sort_stats("cumulative").print_stats(args.top)
+        stats.sort_stats("tottime").print_stats(args.top)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

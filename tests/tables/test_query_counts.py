@@ -1,0 +1,175 @@
+"""The lobby, a table page and a move cost a fixed number of queries, however much the club holds.
+
+Each page is measured on a small database, then again after hundreds more tables, members and finished
+rounds (the table's own past rounds included) were added in bulk, and both times the count must be exactly
+the same number: a query per row (an N+1) anywhere on these paths fails here before it slows the club down.
+The rendered-board cache is emptied before each measurement, so the counts are those of a board rendered
+from the database (a cached board costs fewer).
+The bench does the same at full size (10,000 finished rounds): see bench/README.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.db.models import F
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import User
+from bench.history import bulk_finished_history, bulk_members
+from tables.models import Round, Seat, Table
+from tables.services.tables import add_bot, create_table, join_table
+from tests.tables.helpers import current_round, legal_for, seat_to_act
+
+# Exact counts, the same on a small and a large database. If a change makes one of these paths cheaper,
+# lower the number; if it must cost more, say why in the change, and keep it independent of the data.
+LOBBY_QUERIES = 10
+TABLE_PAGE_QUERIES = 7
+MOVE_QUERIES = 21
+
+
+def running_table(first: User, second: User) -> Table:
+    """Puskiyon for 4: two members and two bots, dealt, bots played until a member is to act."""
+    table = create_table(creator=first, game="puskiyon", players=4, turn_seconds=600)
+    join_table(table_id=table.pk, user=second)
+    add_bot(table_id=table.pk, user=first)
+    add_bot(table_id=table.pk, user=first)
+    table.refresh_from_db()
+    return table
+
+
+def add_past_rounds(table: Table, count: int) -> None:
+    """`count` finished rounds before the table's current one, with their moves, as if played long ago."""
+    current = current_round(table)
+    Round.objects.filter(pk=current.pk).update(number=count + 1)
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)  # as every change at a table does
+    template = Round.objects.get(pk=current.pk)
+    Round.objects.bulk_create([
+        Round(match_id=template.match_id, number=n + 1, seed=template.seed, salt=template.salt,
+              commitment=template.commitment, match_before=template.match_before, state=template.state,
+              over=True, result={"deltas": [1, 0, 0, -1], "unit": "points", "summary": {}})
+        for n in range(count)
+    ])
+
+
+def grow_the_club(make_member: Callable[..., User]) -> None:
+    """Hundreds more rows everywhere the three paths read: members, open and running tables in the lobby,
+    finished tables with their matches, rounds and moves."""
+    members = bulk_members("crowd-", 200)
+    open_tables = Table.objects.bulk_create(
+        [Table(game="hawk", seat_count=4, created_by=members[i]) for i in range(120)])
+    Seat.objects.bulk_create(
+        [Seat(table=t, position=p, user=members[i] if p == 0 else None, is_bot=p == 3)
+         for i, t in enumerate(open_tables) for p in range(4)])
+    bulk_finished_history(members=members[120:], tables=6, rounds_per_table=50)
+    for i in range(3):
+        running_table(make_member(f"late{i}a"), make_member(f"late{i}b"))
+
+
+def member_client(user: User) -> Client:
+    client = Client(HTTP_HX_REQUEST="true")
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.django_db
+def test_the_lobby_costs_the_same_with_hundreds_of_tables(make_member, django_assert_num_queries) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    running_table(alice, bob)
+    create_table(creator=make_member("carol"), game="hawk", players=4)
+    client = member_client(alice)
+    with django_assert_num_queries(LOBBY_QUERIES):
+        small = client.get("/lobby/")
+    assert small.status_code == 200
+
+    grow_the_club(make_member)
+    assert Table.objects.count() > 125 and User.objects.count() > 200 and Round.objects.count() > 300
+    with django_assert_num_queries(LOBBY_QUERIES):
+        large = client.get("/lobby/")
+    assert large.status_code == 200
+    assert large.content.count(b"free seat") > small.content.count(b"free seat")  # the crowd is really listed
+
+
+@pytest.mark.django_db
+def test_a_table_page_costs_the_same_whatever_its_past(make_member, django_assert_num_queries) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    table = running_table(alice, bob)
+    client = member_client(alice)
+    cache.clear()
+    with django_assert_num_queries(TABLE_PAGE_QUERIES):
+        small = client.get(f"/t/{table.code}/")
+    assert small.status_code == 200 and b'id="board"' in small.content
+
+    grow_the_club(make_member)
+    add_past_rounds(table, 300)
+    assert Round.objects.filter(match__table=table).count() == 301
+    cache.clear()
+    with django_assert_num_queries(TABLE_PAGE_QUERIES):
+        large = client.get(f"/t/{table.code}/")
+    assert large.status_code == 200
+    assert b"round 301" in large.content  # the page shows the current round, after the 300 past ones
+
+
+def first_member_move(table: Table, members: dict[int, User]) -> tuple[User, str]:
+    seat = seat_to_act(table)
+    assert seat in members, "bots play until a member is to act"
+    return members[seat], random.Random(7).choice(legal_for(table, seat))
+
+
+@pytest.mark.django_db
+def test_a_move_costs_the_same_whatever_the_club_holds(make_member, django_assert_num_queries) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    table = running_table(alice, bob)
+    mover, move = first_member_move(table, {0: alice, 1: bob})
+    client = member_client(mover)
+    cache.clear()
+    with django_assert_num_queries(MOVE_QUERIES):
+        small = client.post(f"/t/{table.code}/move/", {"move": move, "version": table.version})
+    assert small.status_code == 200 and b'id="board"' in small.content
+
+    grow_the_club(make_member)
+    carol, dave = make_member("carol"), make_member("dave")
+    later = running_table(carol, dave)
+    add_past_rounds(later, 300)
+    later.refresh_from_db()
+    mover, move = first_member_move(later, {0: carol, 1: dave})
+    client = member_client(mover)
+    cache.clear()
+    with django_assert_num_queries(MOVE_QUERIES):
+        large = client.post(f"/t/{later.code}/move/", {"move": move, "version": later.version})
+    assert large.status_code == 200
+    later.refresh_from_db()
+    assert Round.objects.get(match__table=later, number=301).moves.filter(user=mover).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_movers_own_push_reuses_the_reply_and_no_one_else_gets_it(make_member, django_assert_num_queries) -> None:
+    from tables.rendering import board_html
+
+    alice, bob = make_member("alice"), make_member("bob")
+    table = running_table(alice, bob)
+    members = {0: alice, 1: bob}
+    mover, move = first_member_move(table, members)
+    other = bob if mover == alice else alice
+    cache.clear()
+    reply = member_client(mover).post(f"/t/{table.code}/move/", {"move": move, "version": table.version})
+    assert reply.status_code == 200
+    table.refresh_from_db()
+    with django_assert_num_queries(0):  # what the mover's socket sends: the reply's board, not rendered again
+        pushed, _deadline = board_html(table, mover, oob=True, version_checked=True)
+    assert pushed == reply.content.decode().replace(' aria-label="The table">',
+                                                    ' hx-swap-oob="true" aria-label="The table">', 1)
+    assert 'hx-swap-oob="true"' in pushed and f'data-version="{table.version}"' in pushed
+    theirs, _deadline = board_html(table, other, oob=True, version_checked=True)
+    assert theirs != pushed and "(you)" in theirs  # rendered for them, from their own seat
+    # a table object that has fallen behind never picks up a cached board of its old version
+    stale = Table.objects.get(pk=table.pk)
+    stale.version -= 1
+    with CaptureQueriesContext(connection) as captured:
+        board_html(stale, mover)
+    assert len(captured) > 1  # its version was checked and the board rendered from the database
