@@ -100,7 +100,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            # channels-redis waits 5 s on BRPOP; redis-py's own 5 s socket timeout would cut that
+            # wait off and kill idle sockets with 1011, so the socket timeout is set well above it.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 60}], "capacity": 1500, "expiry": 30},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}

@@ -43,7 +43,7 @@ def test_database_and_redis_urls_switch_to_postgres_and_channels_redis() -> None
     assert loaded["name"] == "test"
     assert loaded["host"] == "127.0.0.1"
     assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
-    assert loaded["layer_hosts"] == ["redis://127.0.0.1:6379/0"]
+    assert loaded["layer_hosts"] == [{"address": "redis://127.0.0.1:6379/0", "socket_timeout": 60}]
     assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
 
 
