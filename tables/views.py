@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse
@@ -95,35 +97,32 @@ def _after(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("table", code=code)
 
 
-@require_POST
-def move(request: HttpRequest, code: str) -> HttpResponse:
+def _table_action(request: HttpRequest, code: str, action: Callable[[Table], object]) -> HttpResponse:
+    """Run one service for this table; a refusal is shown as it is and changes nothing."""
     found = get_object_or_404(Table, code=code)
     try:
-        play.play_move(table_id=found.pk, user=request.user, move_text=request.POST.get("move", ""),
-                       expected_version=_version(request))
+        action(found)
     except TableError as error:
         return _refused(request, found, error)
     return _after(request, code)
+
+
+@require_POST
+def move(request: HttpRequest, code: str) -> HttpResponse:
+    return _table_action(request, code, lambda table: play.play_move(
+        table_id=table.pk, user=request.user, move_text=request.POST.get("move", ""),
+        expected_version=_version(request)))
 
 
 @require_POST
 def ready(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=code)
-    try:
-        play.ready_for_next_round(table_id=found.pk, user=request.user, expected_version=_version(request))
-    except TableError as error:
-        return _refused(request, found, error)
-    return _after(request, code)
+    return _table_action(request, code, lambda table: play.ready_for_next_round(
+        table_id=table.pk, user=request.user, expected_version=_version(request)))
 
 
 @require_POST
 def join(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=code)
-    try:
-        table_services.join_table(table_id=found.pk, user=request.user)
-    except TableError as error:
-        return _refused(request, found, error)
-    return _after(request, code)
+    return _table_action(request, code, lambda table: table_services.join_table(table_id=table.pk, user=request.user))
 
 
 @require_POST
@@ -142,22 +141,15 @@ def leave(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def add_bot(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=code)
-    try:
-        table_services.add_bot(table_id=found.pk, user=request.user)
-    except TableError as error:
-        return _refused(request, found, error)
-    return _after(request, code)
+    return _table_action(request, code, lambda table: table_services.add_bot(table_id=table.pk, user=request.user))
 
 
 @require_POST
 def remove_bot(request: HttpRequest, code: str) -> HttpResponse:
-    found = get_object_or_404(Table, code=code)
-    raw = request.POST.get("position", "")
-    try:
+    def remove(table: Table) -> None:
+        raw = request.POST.get("position", "")
         if not raw.isdigit():
             raise TableError("Say which seat's bot to remove.")
-        table_services.remove_bot(table_id=found.pk, user=request.user, position=int(raw))
-    except TableError as error:
-        return _refused(request, found, error)
-    return _after(request, code)
+        table_services.remove_bot(table_id=table.pk, user=request.user, position=int(raw))
+
+    return _table_action(request, code, remove)
