@@ -13,6 +13,17 @@ from tables.services.tables import TURN_SECONDS_RANGE
 OPTION_PREFIX = "opt_"
 
 
+def choose_game(form: forms.Form, game: str | None) -> GameSpec:
+    """Fill a form's `game` choices and pick its game: the posted one, else the one asked for, else the first."""
+    specs = registry.all_specs()
+    form.fields["game"].choices = [(spec.key, spec.title) for spec in specs]
+    chosen = game if game in registry.GAME_KEYS else specs[0].key
+    if form.is_bound and form.data.get("game") in registry.GAME_KEYS:
+        chosen = form.data["game"]
+    form.fields["game"].initial = chosen
+    return registry.spec(chosen)
+
+
 class NewTableForm(forms.Form):
     game = forms.ChoiceField(choices=[])
     players = forms.TypedChoiceField(coerce=int, choices=[])
@@ -27,13 +38,7 @@ class NewTableForm(forms.Form):
 
     def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        specs = registry.all_specs()
-        self.fields["game"].choices = [(s.key, s.title) for s in specs]
-        chosen = game if game in registry.GAME_KEYS else specs[0].key
-        if self.is_bound and self.data.get("game") in registry.GAME_KEYS:
-            chosen = self.data["game"]
-        self.spec: GameSpec = registry.spec(chosen)
-        self.fields["game"].initial = chosen
+        self.spec: GameSpec = choose_game(self, game)
         self.fields["players"].choices = [
             (n, f"{n} players") for n in range(self.spec.min_players, self.spec.max_players + 1)
         ]

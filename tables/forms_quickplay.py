@@ -10,9 +10,8 @@ from typing import Any
 
 from django import forms
 
-from rules.engine import registry
 from rules.engine.api import GameSpec
-from tables.forms import NewTableForm
+from tables.forms import NewTableForm, choose_game
 from tables.services.matchmaking import BAND_OPTION, bands
 
 ANY = "any"
@@ -39,27 +38,21 @@ class QuickPlayForm(forms.Form):
     def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "quick_%s")  # the lobby's new-table form uses the default ids
         super().__init__(*args, **kwargs)
-        specs = registry.all_specs()
-        self.fields["game"].choices = [(s.key, s.title) for s in specs]
-        chosen = game if game in registry.GAME_KEYS else specs[0].key
-        if self.is_bound and self.data.get("game") in registry.GAME_KEYS:
-            chosen = self.data["game"]
-        self.spec: GameSpec = registry.spec(chosen)
-        self.fields["game"].initial = chosen
+        self.spec: GameSpec = choose_game(self, game)
         counts = [(str(n), f"{n} players") for n in range(self.spec.min_players, self.spec.max_players + 1)]
         if len(counts) > 1:
             counts.insert(0, (ANY, "Any number"))
         self.fields["players"].choices = counts
         self.fields["players"].initial = str(self.spec.default_players)
-        game_bands = bands(chosen)
+        game_bands = bands(self.spec.key)
         if game_bands:
             self.fields["band"].choices = [("", "Any"), *[(b.key, b.label) for b in game_bands]]
             self.fields["band"].initial = game_bands[0].key
-            self.fields["band"].label = "Stake" if chosen == "sheepshead" else "Length"
+            self.fields["band"].label = "Stake" if self.spec.key == "sheepshead" else "Length"
         else:
             del self.fields["band"]
         for option in self.spec.options:
-            if option.name != BAND_OPTION.get(chosen):
+            if option.name != BAND_OPTION.get(self.spec.key):
                 field = NewTableForm._field_for(option)
                 field.required = False  # left out: the game's default
                 self.fields[OPTION_PREFIX + option.name] = field

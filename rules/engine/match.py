@@ -6,6 +6,9 @@ once round the table so everybody deals once); the dealer moves one seat clockwi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from rules.engine.api import Config, Match, OptionSpec, RoundResult
 
 ROUNDS_OPTION = OptionSpec(
@@ -50,3 +53,30 @@ def highest_totals(match: Match) -> list[int]:
 def lowest_totals(match: Match) -> list[int]:
     best = min(match.totals)
     return [seat for seat, total in enumerate(match.totals) if total == best]
+
+
+class FixedRoundsMatch:
+    """The four match functions of a game whose match is a fixed number of deals, highest total winning.
+
+    A game module binds them with its own `result`: `start_match, next_match, match_over, match_winners =
+    FixedRoundsMatch(result).functions()`.
+    """
+
+    def __init__(self, result: Callable[[Any], RoundResult]) -> None:
+        self.result = result
+
+    def start_match(self, config: Config, seed: str) -> Match:
+        return first_match(config, seed)
+
+    def next_match(self, config: Config, match: Match, state: Any) -> Match:
+        return after_round(match, self.result(state), config.players)
+
+    def match_over(self, config: Config, match: Match) -> bool:
+        return fixed_rounds_over(config, match)
+
+    def match_winners(self, config: Config, match: Match) -> list[int]:
+        """Every seat with the highest total (several on a tie)."""
+        return highest_totals(match)
+
+    def functions(self) -> tuple[Callable[..., Any], ...]:
+        return self.start_match, self.next_match, self.match_over, self.match_winners

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from accounts.models import User
+from tables.admin.readonly import ReadOnlyAdmin
 from tables.forms_ledger import CorrectionForm, HawkResultForm, PeriodForm, SheepsheadResultForm
 from tables.models import InPersonRecord, LedgerEntry
 from tables.selectors_history import balances, in_period, money_text
@@ -95,17 +96,8 @@ class MemberListFilter(admin.SimpleListFilter):
         return queryset
 
 
-class ReadOnlyRecords(admin.ModelAdmin):
+class ReadOnlyRecords(ReadOnlyAdmin):
     """Records of the books: viewable, never added, changed or deleted through the admin."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def page(self, request: HttpRequest, template: str, title: str, **context: Any) -> TemplateResponse:
         return TemplateResponse(request, f"tables/history/{template}", {

@@ -22,6 +22,7 @@ from django.utils.html import format_html
 
 from accounts.models import User
 from tables.admin.ledger import csv_response
+from tables.admin.readonly import ReadOnlyAdmin
 from tables.models import Match, Move, Round, Seat, Table
 from tables.selectors_history import money_text, replay_step, seat_names
 
@@ -104,7 +105,7 @@ def round_rows(rounds: QuerySet[Round]) -> Any:
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "game", "number", "over", "started_at", "finished_at", "replay_link")
     list_filter = ("over", "match__table__game", member_filter("match__table__seats__user"), "started_at")
     search_fields = ("match__table__code", "match__table__seats__user__username")
@@ -116,14 +117,6 @@ class RoundAdmin(admin.ModelAdmin):
     actions = ["export_csv"]
     change_list_template = "tables/history/admin_round_changelist.html"
 
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     def get_inlines(self, request: HttpRequest, obj: Round | None) -> list[Any]:
         return [MoveInline] if obj is not None and obj.over else []
@@ -199,7 +192,7 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(ReadOnlyAdmin):
     list_display = ("round", "game", "seq", "seat", "text_shown", "actor", "user", "created_at")
     list_filter = ("round__match__table__game", "actor", member_filter("user"), "created_at")
     search_fields = ("round__match__table__code", "user__username")
@@ -208,14 +201,6 @@ class MoveAdmin(admin.ModelAdmin):
     readonly_fields = fields
     date_hierarchy = "created_at"
 
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     @admin.display(description="game", ordering="round__match__table__game")
     def game(self, obj: Move) -> str:
@@ -227,21 +212,13 @@ class MoveAdmin(admin.ModelAdmin):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnlyAdmin):
     list_display = ("table", "over", "started_at", "finished_at")
     list_filter = ("over", "table__game", member_filter("table__seats__user"), "started_at")
     fields = ("table", "config", "seed_shown", "public_state", "state_shown", "over", "winners", "started_at",
               "finished_at")
     readonly_fields = fields
 
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     @admin.display(description="seed")
     def seed_shown(self, obj: Match) -> str:

@@ -7,13 +7,13 @@ admin shows them and filters them but never edits one behind the queue's back.
 from __future__ import annotations
 
 from django.contrib import admin
-from django.http import HttpRequest
 
+from tables.admin.readonly import ReadOnlyAdmin
 from tables.models import QueueRequest
 
 
 @admin.register(QueueRequest)
-class QueueRequestAdmin(admin.ModelAdmin):
+class QueueRequestAdmin(ReadOnlyAdmin):
     list_display = ("user", "game", "players_wanted", "band", "state", "created_at", "expires_at", "ended_at",
                     "table", "with_bots")
     list_filter = ("state", "game", "with_bots", "created_at")
@@ -28,11 +28,3 @@ class QueueRequestAdmin(admin.ModelAdmin):
     def players_wanted(self, obj: QueueRequest) -> str:
         return str(obj.players) if obj.players else "any"
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: QueueRequest | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: QueueRequest | None = None) -> bool:
-        return False
