@@ -15,10 +15,9 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from tables import push, rendering_quickplay
+from tables import push, rendering_lobby, rendering_quickplay
 from tables.models import Table
 from tables.rendering import board_html
-from tables.selectors import lobby_tables
 from tables.selectors_quickplay import QuickStatus, cached_waiting_counts, quick_status, shared_waiting_counts
 from tables.services import matchmaking, play, presence
 
@@ -33,12 +32,38 @@ CLOSE_NOT_FOUND = 4404
 # than this after the last one (so a due time that stays in the past cannot spin).
 QUICK_REFRESH_DELAY = 0.1
 QUICK_TIMER_MIN_SECONDS = 1.0
+LOBBY_REFRESH_DELAY = 0.1
+
+_sweeper: asyncio.Task[None] | None = None
+
+
+def start_quick_play_sweeper() -> None:
+    """One task per process (started by the first socket) that sweeps quick play every few seconds,
+    so requests come due on time (bots join, requests expire and their members are told) even when
+    the member who made them has left the site and no other request arrives in that game."""
+    global _sweeper
+    seconds = settings.QUICK_PLAY_SWEEP_SECONDS
+    loop = asyncio.get_running_loop()
+    if not seconds or (_sweeper is not None and not _sweeper.done() and _sweeper.get_loop() is loop):
+        return
+    _sweeper = loop.create_task(_sweep_forever(seconds))
+
+
+async def _sweep_forever(seconds: float) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await database_sync_to_async(matchmaking.sweep)()
+        except Exception:  # a failed sweep must not end the sweeper; the next one retries
+            log.exception("quick play: sweep failed")
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
     """The lobby socket: live count of members online (and, later, the list of open tables)."""
 
     heartbeat_task: asyncio.Task[None] | None = None
+    tables_refresh: asyncio.Task[None] | None = None
+    tables_event_at: float = 0.0
     quick_timer: asyncio.Task[None] | None = None
     quick_refresh: asyncio.Task[None] | None = None
     quick_dirty: bool = False
@@ -55,6 +80,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(push.LOBBY_GROUP, self.channel_name)
         await self.channel_layer.group_add(push.user_group(user.pk), self.channel_name)
         await self.accept()
+        start_quick_play_sweeper()
         count = await database_sync_to_async(presence.arrive)(user_id=user.pk, channel_name=self.channel_name)
         quick_html, due = await database_sync_to_async(self._render_quick_on_connect)()
         await self._send_online(count, extra=quick_html)
@@ -62,7 +88,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.heartbeat_task = asyncio.create_task(self._heartbeat())
 
     async def disconnect(self, code: int) -> None:
-        for task in (self.heartbeat_task, self.quick_timer, self.quick_refresh):
+        for task in (self.heartbeat_task, self.tables_refresh, self.quick_timer, self.quick_refresh):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -84,17 +110,23 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self._send_online(int(event["count"]))
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        """A table was created, filled, started or finished: send the fresh list."""
-        try:
-            html = await database_sync_to_async(self._render_tables)()
-        except Exception:
-            log.exception("lobby: could not render the table list")
-            await self.close(code=CLOSE_TRY_AGAIN)
-            return
-        await self.send(text_data=html)
+        """A table was created, filled, started or finished: send the fresh list soon (once for a burst)."""
+        self.tables_event_at = time.monotonic()
+        if self.tables_refresh is None or self.tables_refresh.done():
+            self.tables_refresh = asyncio.create_task(self._refresh_tables())
 
-    def _render_tables(self) -> str:
-        return render_to_string("tables/lobby.html#table-list", {"tables": list(lobby_tables()), "oob": True})
+    async def _refresh_tables(self) -> None:
+        sent_for = -1.0
+        while sent_for < self.tables_event_at:
+            await asyncio.sleep(LOBBY_REFRESH_DELAY)
+            sent_for = self.tables_event_at
+            try:
+                html = await database_sync_to_async(rendering_lobby.table_list_html)(fresh_after=sent_for)
+            except Exception:
+                log.exception("lobby: could not render the table list")
+                await self.close(code=CLOSE_TRY_AGAIN)
+                return
+            await self.send(text_data=html)
 
     async def _send_online(self, count: int, extra: str = "") -> None:
         html = render_to_string("tables/lobby.html#online-count", {"online_count": count, "oob": True})
@@ -222,6 +254,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = table.pk
         await self.channel_layer.group_add(push.table_group(table.pk), self.channel_name)
         await self.accept()
+        start_quick_play_sweeper()
         await self._send_board()
         if settings.TABLE_SOCKET_MAX_AGE:
             self.max_age = asyncio.create_task(self._close_when_old(settings.TABLE_SOCKET_MAX_AGE))

@@ -6,13 +6,20 @@ own member may see when the event reaches it, so hidden information never rides 
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 LOBBY_GROUP = "lobby"
+P = ParamSpec("P")
+R = TypeVar("R")
+_outbox = threading.local()
 
 
 def table_group(table_id: int) -> str:
@@ -25,11 +32,53 @@ def user_group(user_id: int) -> str:
 
 def _send_on_commit(group: str, message: dict[str, Any]) -> None:
     def send() -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group, message)
+        pending: list[tuple[str, dict[str, Any]]] | None = getattr(_outbox, "pending", None)
+        if pending is not None:
+            pending.append((group, message))
+        else:
+            _send_all([(group, message)])
 
     transaction.on_commit(send)
+
+
+def batched(service: Callable[P, R]) -> Callable[P, R]:
+    """The messages a service's transaction commits go out together when it returns, in one hop to
+    the event loop instead of one each (quick play forming a table sends seven). Messages of a
+    transaction that rolled back were never committed, so they are not in the batch; a service called
+    inside a transaction it does not end sends nothing here, and its messages leave on the outer commit."""
+
+    @wraps(service)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        with _batch():
+            return service(*args, **kwargs)
+
+    return run
+
+
+@contextmanager
+def _batch() -> Iterator[None]:
+    if getattr(_outbox, "pending", None) is not None:  # an enclosing batch sends them
+        yield
+        return
+    _outbox.pending = []
+    try:
+        yield
+    finally:
+        pending, _outbox.pending = _outbox.pending, None
+        if pending:
+            _send_all(pending)
+
+
+def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send() -> None:
+        for group, message in messages:  # in commit order: a later version never overtakes an earlier one
+            await layer.group_send(group, message)
+
+    async_to_sync(send)()
 
 
 def online_count_changed(*, count: int, origin: str) -> None:

@@ -18,6 +18,12 @@ def _fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _no_background_sweeps(settings) -> None:
+    """Sockets started in tests do not sweep quick play in the background unless a test asks for it."""
+    settings.QUICK_PLAY_SWEEP_SECONDS = 0
+
+
 @pytest.fixture
 def make_member(db: None) -> Callable[..., User]:
     counter = {"n": 0}

@@ -64,6 +64,7 @@ class Live:
     next_seq: int
     moves: list[Move]
     loaded_version: int
+    match_changed: bool = False
 
     @classmethod
     def load(cls, table: Table) -> Live:
@@ -117,10 +118,13 @@ class Live:
         self.round.over = True
         self.round.finished_at = now
         self.round.result = {"deltas": list(result.deltas), "unit": result.unit, "summary": dict(result.summary)}
+        if self.round.pk is None:  # bots played the whole round as it was dealt: its entries need its row
+            self.round.save(force_insert=True)
         ledger.record_round(round=self.round, table=self.table, seats=self.seats)
         before = EngineMatch.from_json(self.match.state)
         after = self.game.next_match(self.config, before, self.state)
         self.match.state = after.to_json()
+        self.match_changed = True
         if self.game.match_over(self.config, after):
             self.match.over = True
             self.match.winners = list(self.game.match_winners(self.config, after))
@@ -132,23 +136,31 @@ class Live:
             seat.ready = False
 
     def save(self) -> None:
-        """Write everything back, guarded by the version this transaction started from."""
+        """Write everything back, guarded by the version this transaction started from. The match row
+        is written only when a round ended here (nothing else changes it)."""
         started_from = self.loaded_version
+        self.round.state = self.game.to_json(self.state)
+        self.round.deadline = self._deadline()
+        if self.round.pk is None:  # dealt in this transaction
+            self.round.save(force_insert=True)
+        else:
+            self.round.save(update_fields=["state", "deadline", "over", "finished_at", "result"])
         if self.moves:
             Move.objects.bulk_create(self.moves)
             self.moves = []
-        self.round.state = self.game.to_json(self.state)
-        self.round.deadline = self._deadline()
-        self.round.save()
-        self.match.save()
+        if self.match_changed:
+            self.match.save()
+            self.match_changed = False
         updated = Table.objects.filter(pk=self.table.pk, version=started_from).update(
             version=self.table.version if self.table.version > started_from else started_from + 1,
             status=self.table.status,
+            started_at=self.table.started_at,
             finished_at=self.table.finished_at,
         )
         if updated != 1:
             raise StaleVersion("The table changed while you moved; nothing was changed. Try again.")
-        self.table.refresh_from_db(fields=["version"])
+        if self.table.version <= started_from:
+            self.table.version = started_from + 1
         push.table_changed(self.table)
         if self.table.status == Table.Status.FINISHED:
             push.lobby_changed()
@@ -162,28 +174,33 @@ class Live:
         return now + timedelta(seconds=self.table.turn_seconds)
 
 
-def begin_match(table: Table) -> None:
-    """Deal the first round of a full table (called inside the seat-filling transaction)."""
+def begin_match(table: Table, seats: list[Seat] | None = None) -> None:
+    """Deal the first round of a full table (called inside the seat-filling transaction, with the table
+    as that transaction last wrote it; `seats`, if the caller has them, in position order)."""
     spec = registry.spec(table.game)
     config = spec.make_config(table.seat_count, table.options)
     game = registry.game(table.game)
     match_seed = new_seed()
     engine_match = game.start_match(config, match_seed)
     match = Match.objects.create(table=table, config=config.to_json(), seed=match_seed, state=engine_match.to_json())
-    Table.objects.filter(pk=table.pk).update(status=Table.Status.RUNNING, started_at=timezone.now())
-    table.refresh_from_db()
-    _deal(table, match, game, config, engine_match)
+    table.status, table.started_at = Table.Status.RUNNING, timezone.now()  # written by Live.save below
+    if seats is None:
+        seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
+    _deal(table=table, match=match, game=game, config=config, engine_match=engine_match, seats=seats, number=1)
 
 
-def _deal(table: Table, match: Match, game: GameModule, config: Config, engine_match: EngineMatch) -> None:
+def _deal(*, table: Table, match: Match, game: GameModule, config: Config, engine_match: EngineMatch,
+          seats: list[Seat], number: int) -> None:
+    """Deal round `number` and let bots open it. Everything it needs is passed in, as the caller has
+    just read or written it: dealing re-reads nothing (quick play deals hundreds of tables a second)."""
     seed, salt = new_seed(), secrets.token_hex(8)
-    number = match.rounds.count() + 1
     state = game.new_round(config, seed, engine_match)
-    Round.objects.create(
+    current = Round(  # inserted by Live.save, once the bots have opened the round
         match=match, number=number, seed=seed, salt=salt, commitment=commitment_for(seed, salt),
         match_before=engine_match.to_json(), state=game.to_json(state),
     )
-    live = Live.load(table)
+    live = Live(table=table, match=match, round=current, game=game, config=config, state=state, seats=seats,
+                next_seq=1, moves=[], loaded_version=table.version)
     live.table.version += 1
     live.play_bots()
     live.save()
@@ -278,5 +295,8 @@ def ready_for_next_round(*, table_id: int, user: User, expected_version: int) ->
 
 def _next_round(live: Live) -> None:
     Seat.objects.filter(table=live.table).update(ready=False)
+    for seat in live.seats:
+        seat.ready = False
     engine_match = EngineMatch.from_json(live.match.state)
-    _deal(live.table, live.match, live.game, live.config, engine_match)
+    _deal(table=live.table, match=live.match, game=live.game, config=live.config, engine_match=engine_match,
+          seats=live.seats, number=live.round.number + 1)

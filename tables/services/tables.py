@@ -263,11 +263,11 @@ def create_full_table(
         )
         now = timezone.now()
         seated: list[User | None] = [*members, *([None] * bots)]
-        Seat.objects.bulk_create(
+        seats = Seat.objects.bulk_create(
             [Seat(table=table, position=position, user=user, is_bot=user is None, joined_at=now)
              for position, user in enumerate(seated)]
         )
-        begin_match(table)
+        begin_match(table, seats)
         push.lobby_changed()
     return table
 

@@ -108,3 +108,27 @@ async def test_the_table_list_updates_when_a_table_is_created_filled_and_started
     started = await comm.receive_from(timeout=5)
     assert f'data-table="{table.code}" data-status="running"' in started
     await comm.disconnect()
+
+
+async def test_a_burst_of_table_changes_is_sent_as_one_fresh_list(make_member) -> None:
+    """Quick play can form hundreds of tables a second: each lobby socket sends the list once for a
+    burst, and that list already holds the last change."""
+    from asgiref.sync import sync_to_async
+    from channels.layers import get_channel_layer
+
+    from tables import push
+    from tables.services.tables import create_table
+    from tests.sockets import session_cookie
+
+    alice, bob = await sync_to_async(make_member)("alice"), await sync_to_async(make_member)("bob")
+    comm = communicator("/ws/lobby/", cookie=await sync_to_async(session_cookie)(bob))
+    assert (await comm.connect())[0]
+    await next_count(comm)
+    table = await sync_to_async(create_table)(creator=alice, game="hawsker", players=2)
+    layer = get_channel_layer()
+    for _ in range(20):
+        await layer.group_send(push.LOBBY_GROUP, {"type": "lobby.changed"})
+    listed = await comm.receive_from(timeout=5)
+    assert f'data-table="{table.code}" data-status="open"' in listed
+    assert await comm.receive_nothing(timeout=0.5)
+    await comm.disconnect()

@@ -159,3 +159,20 @@ async def test_a_table_that_formed_just_before_the_socket_connected_is_announced
     comm, first = await connect(alice)
     assert 'data-notice="table_ready"' in first and f'hx-get="/quick/go/{code}/"' in first
     await comm.disconnect()
+
+
+async def test_a_request_comes_due_on_time_when_its_member_has_left_the_site(make_member, settings) -> None:
+    """Nobody asks in that game and the member has no socket: the process's sweeper (started by any
+    socket, here another member's lobby) still expires the request, and the lobby's counts follow."""
+    settings.QUICK_PLAY_SWEEP_SECONDS = 0.2
+    alice, bob = await sync_to_async(make_member)("alice"), await sync_to_async(make_member)("bob")
+    mine = await sync_to_async(enqueue)(user=alice, game="hawk", players=6)
+    soon = timezone.now() + timedelta(seconds=0.3)
+    await sync_to_async(QueueRequest.objects.filter(pk=mine.pk).update)(expires_at=soon)
+    comm, first = await connect(bob)
+    assert waiting_for(first, "hawk") == 1
+    update = await receive_until(comm, r'data-game="hawk" data-waiting="0"', timeout=5)
+    assert 'id="quick-counts"' in update
+    await sync_to_async(mine.refresh_from_db)()
+    assert mine.state == QueueRequest.State.EXPIRED
+    await comm.disconnect()
