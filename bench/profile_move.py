@@ -56,11 +56,12 @@ def main(argv: list[str] | None = None) -> int:
             clients.append(client)
         tables.append((Table.objects.get(code=row["code"]), users, clients))
 
-    def socket_render(table: Table, user: User) -> str:
+    def socket_render(table: Table, user: User, version: int | None = None) -> str:
+        """What a table socket sends: on connect (no version), or on the event announcing `version`."""
         consumer = TableConsumer()
-        consumer.table_id = table.pk
+        consumer.table_id, consumer.table_code = table.pk, table.code
         consumer.scope = {"user": user}
-        return consumer._render()[0]
+        return consumer._render(version)[0]
 
     timings: dict[str, list[float]] = defaultdict(list)
     queries: dict[str, list[int]] = defaultdict(list)
@@ -106,10 +107,11 @@ def main(argv: list[str] | None = None) -> int:
             if profiler:
                 profiler.disable()
             continue
+        made = int(version_re.search(response.content.decode()).group(1))
         for user in users:
             started = time.perf_counter()
             with CaptureQueriesContext(connection) as captured:
-                socket_render(table, user)
+                socket_render(table, user, made)
             timings["push: one socket's board"].append(time.perf_counter() - started)
             queries["push: one socket's board"].append(len(captured))
         if profiler:

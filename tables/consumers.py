@@ -15,9 +15,9 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from tables import push, rendering_lobby, rendering_quickplay
+from tables import push, rendering_lobby, rendering_quickplay, snapshots
 from tables.models import Table
-from tables.rendering import board_html
+from tables.rendering import board_html, snapshot_html
 from tables.selectors_quickplay import QuickStatus, cached_waiting_counts, quick_status, shared_waiting_counts
 from tables.services import matchmaking, play, presence
 
@@ -237,6 +237,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     what its own member may see and sends it, the whole board each time, newest version only."""
 
     table_id: int | None = None
+    table_code: str = ""
     sent_version: int = -1
     timer: asyncio.Task[None] | None = None
     max_age: asyncio.Task[None] | None = None
@@ -251,7 +252,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if table is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.table_id = table.pk
+        self.table_id, self.table_code = table.pk, table.code
         await self.channel_layer.group_add(push.table_group(table.pk), self.channel_name)
         await self.accept()
         start_quick_play_sweeper()
@@ -275,20 +276,27 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             version = int(event["version"])
             if version > self.sent_version:
-                await self._send_board()
+                await self._send_board(version)
         except Exception:
             # A failed render must not strand the browser: close with "service restart" so htmx
             # reconnects, and the fresh connection sends the whole table again.
             log.exception("table %s: could not push to %s", self.table_id, self.channel_name)
             await self.close(code=CLOSE_TRY_AGAIN)
 
-    async def _send_board(self) -> None:
-        html, version, deadline = await database_sync_to_async(self._render)()
+    async def _send_board(self, version: int | None = None) -> None:
+        html, version, deadline = await database_sync_to_async(self._render)(version)
+        if version <= self.sent_version:  # a newer board went out while this one was rendered
+            return
         self.sent_version = version
         await self.send(text_data=html)
         self._arm_timer(version, deadline)
 
-    def _render(self) -> tuple[str, int, datetime | None]:
+    def _render(self, version: int | None) -> tuple[str, int, datetime | None]:
+        """The board at `version` if a transaction of this process left it, else as the database has it now."""
+        snapshot = snapshots.recall(self.table_code, version) if version is not None else None
+        if snapshot is not None:
+            html, deadline = snapshot_html(snapshot, self.scope["user"], oob=True)
+            return html, version, deadline
         table = Table.objects.get(pk=self.table_id)
         html, deadline = board_html(table, self.scope["user"], oob=True, version_checked=True)
         return html, table.version, deadline

@@ -6,13 +6,14 @@ reply and the mover's own socket push are the same board for the same member at 
 rendering it once instead of twice takes a third of the rendering out of every move (see bench/README.md).
 It is safe because every change at a table bumps its version (a new version is a new key), each viewer
 has their own key (hidden cards never cross from one member's board to another's), and the version in
-the key is read from the database, never trusted from a table object that may be out of date.
+the key is read from the database or from a snapshot that a committed transaction left (tables.snapshots),
+never trusted from a table object that may be out of date.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
@@ -20,8 +21,10 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 
 from accounts.models import User
+from tables import snapshots
 from tables.models import Table
-from tables.selectors import board_for
+from tables.selectors import Board, board_for, board_from
+from tables.snapshots import TableSnapshot
 
 BOARD_CACHE_SECONDS = 30
 _OPENING_END = ' aria-label="The table">'  # how the board's opening tag ends (tables/board.html)
@@ -39,8 +42,21 @@ def board_html(table: Table, user: User, *, oob: bool = False,
     current = table.version if version_checked else (
         Table.objects.filter(pk=table.pk).values_list("version", flat=True).first())
     if not user.is_authenticated or current != table.version:
-        return _render(table, user, oob=oob, key=None)
-    key = f"board:{table.code}:{current}:{user.pk}"
+        return _render(lambda: board_for(table, user), user, oob=oob, key=None)
+    snapshot = snapshots.recall(table.code, table.version)
+    build = (lambda: board_from(snapshot, user)) if snapshot is not None else (lambda: board_for(table, user))
+    return _cached(f"board:{table.code}:{current}:{user.pk}", build, user, oob=oob)
+
+
+def snapshot_html(snapshot: TableSnapshot, user: User, *, oob: bool = False) -> tuple[str, datetime | None]:
+    """The board for `user` at the snapshot's version, built without reading the database."""
+    if not user.is_authenticated:
+        return _render(lambda: board_from(snapshot, user), user, oob=oob, key=None)
+    key = f"board:{snapshot.table.code}:{snapshot.version}:{user.pk}"
+    return _cached(key, lambda: board_from(snapshot, user), user, oob=oob)
+
+
+def _cached(key: str, build: Callable[[], Board], user: User, *, oob: bool) -> tuple[str, datetime | None]:
     hit = cache.get(key)
     if hit is not None:
         return _as_oob(hit[0], oob), hit[1]
@@ -50,11 +66,11 @@ def board_html(table: Table, user: User, *, oob: bool = False,
         hit = cache.get(key)
         if hit is not None:
             return _as_oob(hit[0], oob), hit[1]
-        return _render(table, user, oob=oob, key=key)
+        return _render(build, user, oob=oob, key=key)
 
 
-def _render(table: Table, user: User, *, oob: bool, key: str | None) -> tuple[str, datetime | None]:
-    board = board_for(table, user)
+def _render(build: Callable[[], Board], user: User, *, oob: bool, key: str | None) -> tuple[str, datetime | None]:
+    board = build()
     deadline = board.round.deadline if board.round is not None else None
     html = render_to_string("tables/board.html", {"board": board, "oob": False, "user": user})
     if oob and _OPENING_END not in html:  # the template's opening tag changed: render the oob form itself

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.urls import reverse
 
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
 from rules.engine.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card
 from tables.models import Match, Move, Round, Seat, Table
+from tables.snapshots import TableSnapshot
 
 
 def lobby_tables() -> QuerySet[Table]:
@@ -89,6 +92,11 @@ class Board:
     def version(self) -> int:
         return self.table.version
 
+    @cached_property
+    def move_url(self) -> str:
+        """Reversed once per board, not once per card in the hand."""
+        return reverse("move", args=[self.table.code])
+
     @property
     def my_turn(self) -> bool:
         return bool(self.view and self.view.get("legal"))
@@ -145,10 +153,9 @@ def round_headline(summary: dict[str, Any], names: list[str]) -> str:
     return name_seats(text or "", names)
 
 
-def timeout_notice(current: Round, names: list[str]) -> str:
-    """Who ran out of time since a member last moved. It names the seat, never the card the bot
-    chose (a buried or discarded card must stay hidden)."""
-    recent = list(current.moves.order_by("-seq").values_list("actor", "seat")[:12])
+def timeout_notice(recent: list[tuple[str, int]], names: list[str]) -> str:
+    """Who ran out of time since a member last moved (`recent`: (actor, seat), newest first). It names
+    the seat, never the card the bot chose (a buried or discarded card must stay hidden)."""
     late = []
     for actor, seat in recent:
         if actor == Move.Actor.MEMBER:
@@ -160,15 +167,39 @@ def timeout_notice(current: Round, names: list[str]) -> str:
     return f"Time ran out for {' and '.join(late)}; the bot played for them."
 
 
+RECENT_MOVES = 12  # enough to name everyone who timed out since the last member's move
+
+
+def recent_moves(current: Round) -> list[tuple[str, int]]:
+    return list(current.moves.order_by("-seq").values_list("actor", "seat")[:RECENT_MOVES])
+
+
 def seat_label(seat: Seat) -> str:
     if seat.is_bot:
         return f"Bot {seat.position + 1}"
     return seat.user.shown_name if seat.user else "empty seat"
 
 
-def board_for(table: Table, user: User) -> Board:
-    spec = registry.spec(table.game)
+def snapshot_of(table: Table) -> TableSnapshot:
+    """The table as the database holds it now (for a version no transaction of this process left)."""
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
+    # The current round and its match in one query (the table's past rounds are never read here).
+    current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
+    match = current.match if current is not None else Match.objects.filter(table=table).first()
+    state = registry.game(table.game).from_json(current.state) if current is not None else None
+    recent = recent_moves(current) if current is not None else []
+    return TableSnapshot(table=table, seats=seats, match=match, round=current, state=state, recent=recent)
+
+
+def board_for(table: Table, user: User) -> Board:
+    return board_from(snapshot_of(table), user)
+
+
+def board_from(snapshot: TableSnapshot, user: User) -> Board:
+    """One viewer's board. Nothing here reads the database or changes the snapshot (boards for other
+    viewers are built from the same one, perhaps at the same moment in another thread)."""
+    table, seats = snapshot.table, snapshot.seats
+    spec = registry.spec(table.game)
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     board = Board(
         table=table, spec=spec, my_seat=mine, unit=spec.unit,
@@ -179,9 +210,7 @@ def board_for(table: Table, user: User) -> Board:
         ],
         options=describe_options(spec, table.options),
     )
-    # The current round and its match in one query (the table's past rounds are never read here).
-    current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
-    match = current.match if current is not None else Match.objects.filter(table=table).first()
+    current, match = snapshot.round, snapshot.match
     if match is None:
         return board
     board.match = match
@@ -191,9 +220,8 @@ def board_for(table: Table, user: User) -> Board:
     if current is None:
         return board
     game = registry.game(table.game)
-    state = game.from_json(current.state)
     seat_number = mine.position if mine is not None else None
-    view = game.view(state, seat_number)
+    view = game.view(snapshot.state, seat_number)
     if mine is not None and (mine.away or table.status != Table.Status.RUNNING):
         view = {**view, "legal": []}
     names = [line.name for line in board.seats]
@@ -202,7 +230,7 @@ def board_for(table: Table, user: User) -> Board:
     board.view = view
     if current.over and current.result:
         board.round_text = round_headline(current.result.get("summary", {}), names)
-    board.timeout_notice = timeout_notice(current, names)
+    board.timeout_notice = timeout_notice(snapshot.recent, names)
     counts = view.get("hand_counts") or []
     for line in board.seats:
         line.total = totals[line.position] if line.position < len(totals) else None

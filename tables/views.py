@@ -12,9 +12,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from rules.engine import registry
+from tables import snapshots
 from tables.forms import NewTableForm
 from tables.models import Table
-from tables.rendering import render_board
+from tables.rendering import render_board, snapshot_html
 from tables.selectors import lobby_tables, my_tables
 from tables.services import play
 from tables.services import tables as table_services
@@ -90,21 +91,26 @@ def _version(request: HttpRequest) -> int:
     return int(raw)
 
 
-def _after(request: HttpRequest, code: str) -> HttpResponse:
-    if request.htmx:
-        found = Table.objects.get(code=code)
-        return HttpResponse(render_board(found, request.user))
-    return redirect("table", code=code)
+def _after(request: HttpRequest, code: str, version: object = None) -> HttpResponse:
+    """The board after a change. A service that returns the version it made left a snapshot of it in
+    this process, so the mover's board is built without reading the table again."""
+    if not request.htmx:
+        return redirect("table", code=code)
+    snapshot = snapshots.recall(code, version) if isinstance(version, int) else None
+    if snapshot is not None:
+        return HttpResponse(snapshot_html(snapshot, request.user)[0])
+    found = Table.objects.get(code=code)
+    return HttpResponse(render_board(found, request.user))
 
 
 def _table_action(request: HttpRequest, code: str, action: Callable[[Table], object]) -> HttpResponse:
     """Run one service for this table; a refusal is shown as it is and changes nothing."""
     found = get_object_or_404(Table, code=code)
     try:
-        action(found)
+        made = action(found)
     except TableError as error:
         return _refused(request, found, error)
-    return _after(request, code)
+    return _after(request, code, made)
 
 
 @require_POST

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
+from copy import copy
+from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -24,10 +26,12 @@ from rules.engine.api import Match as EngineMatch
 from rules.engine.errors import IllegalMove
 from rules.engine.moves import Move as EngineMove
 from rules.engine.rng import new_seed
-from tables import push
+from tables import push, snapshots
 from tables.models import Match, Move, Round, Seat, Table
+from tables.selectors import RECENT_MOVES, recent_moves
 from tables.services import ledger
 from tables.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError
+from tables.snapshots import TableSnapshot
 
 NEXT_ROUND_PAUSE = timedelta(seconds=20)
 BOT_MOVES_LIMIT = 5000
@@ -38,6 +42,10 @@ def locked_table(table_id: int) -> Table:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError("There is no such table.") from None
+
+
+def seats_at(table: Table) -> list[Seat]:
+    return list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
 
 
 def seat_of(table: Table, user: User) -> Seat | None:
@@ -65,13 +73,15 @@ class Live:
     moves: list[Move]
     loaded_version: int
     match_changed: bool = False
+    made: list[tuple[str, int]] = field(default_factory=list)  # (actor, seat) of the moves made here, in order
 
     @classmethod
-    def load(cls, table: Table) -> Live:
-        match = Match.objects.get(table=table)
-        current = match.rounds.order_by("-number").first()
+    def load(cls, table: Table, seats: list[Seat] | None = None) -> Live:
+        """The locked table's current round (and `seats`, if the caller has read them under the lock)."""
+        current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
         if current is None:
             raise TableError("This table has not started yet.")
+        match = current.match
         game = registry.game(table.game)
         last = current.moves.order_by("-seq").values_list("seq", flat=True).first() or 0
         return cls(
@@ -81,7 +91,7 @@ class Live:
             game=game,
             config=Config.from_json(match.config),
             state=game.from_json(current.state),
-            seats=list(Seat.objects.filter(table=table).select_related("user").order_by("position")),
+            seats=seats if seats is not None else seats_at(table),
             next_seq=last + 1,
             moves=[],
             loaded_version=table.version,
@@ -98,6 +108,7 @@ class Live:
                  table_version=self.table.version)
         )
         self.next_seq += 1
+        self.made.append((actor, seat))
         if self.game.to_act(self.state) is None:
             self._finish_round()
 
@@ -161,9 +172,20 @@ class Live:
             raise StaleVersion("The table changed while you moved; nothing was changed. Try again.")
         if self.table.version <= started_from:
             self.table.version = started_from + 1
+        transaction.on_commit(partial(snapshots.remember, self._snapshot()))  # before the push announces it
         push.table_changed(self.table)
         if self.table.status == Table.Status.FINISHED:
             push.lobby_changed()
+
+    def _snapshot(self) -> TableSnapshot:
+        """The table as this transaction leaves it, copied so that nothing done later to these objects
+        shows in boards built from it."""
+        if self.next_seq - 1 == len(self.made) or any(actor == Move.Actor.MEMBER for actor, _ in self.made):
+            recent = [*reversed(self.made)][:RECENT_MOVES]  # every move since the last member's is in hand
+        else:
+            recent = recent_moves(self.round)
+        return TableSnapshot(table=copy(self.table), seats=[copy(seat) for seat in self.seats],
+                             match=copy(self.match), round=copy(self.round), state=self.state, recent=recent)
 
     def _deadline(self):
         now = timezone.now()
@@ -222,14 +244,15 @@ def play_move(*, table_id: int, user: User, move_text: str, expected_version: in
         raise IllegalPlay(f"That is not a move: {error}.") from None
     with transaction.atomic():
         table = locked_table(table_id)
-        seat = seat_of(table, user)
+        seats = seats_at(table)
+        seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
         if seat is None:
             raise NotSeated("You are not seated at this table, so you cannot move here.")
         if table.version != expected_version:
             raise StaleVersion("The table has moved on since you looked; nothing was changed.")
         if table.status != Table.Status.RUNNING:
             raise TableError("This table is not playing.")
-        live = Live.load(table)
+        live = Live.load(table, seats)
         if live.round.over:
             raise IllegalPlay("The round is over; get ready for the next one.")
         if seat.away:
@@ -284,13 +307,16 @@ def ready_for_next_round(*, table_id: int, user: User, expected_version: int) ->
         if not live.round.over or live.match.over:
             raise TableError("There is no next round to get ready for.")
         Seat.objects.filter(pk=seat.pk).update(ready=True)
-        waiting = Seat.objects.filter(table=table, user__isnull=False, away=False, ready=False).exists()
+        for held in live.seats:  # read under the table's lock, so they are the seats as they stand
+            if held.pk == seat.pk:
+                held.ready = True
+        waiting = any(s.user_id is not None and not s.away and not s.ready for s in live.seats)
         if waiting:
             live.table.version += 1
             live.save()
         else:
-            _next_round(live)
-        return Table.objects.values_list("version", flat=True).get(pk=table_id)
+            _next_round(live)  # deals with the same table object, so its version is the new one
+        return live.table.version
 
 
 def _next_round(live: Live) -> None:
