@@ -94,6 +94,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / f"test-{os.getpid()}.sqlite3")}
 # Under ASGI every request and consumer call may run in its own thread: no persistent connections.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # ...but on PostgreSQL a new connection per request costs more than the request: Django's pool
+    # (psycopg-pool) hands each thread a connection and takes it back when the request ends.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": env.int("DATABASE_POOL_SIZE", default=20), "timeout": 10,
+    }
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
@@ -109,6 +115,11 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Sessions are read from the cache and written through to the database: one query less on every request.
+# The cache is per process without REDIS_URL (one process), shared in Redis with it (several processes), so
+# a log-out is seen by every process at once.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Table sockets close themselves (with 1012, which htmx retries) before Daphne's own timeout would
 # close them with 1000 (which htmx does not retry); the reconnect sends the whole table again.
