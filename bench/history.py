@@ -87,7 +87,7 @@ def bulk_finished_history(*, members: list[User], tables: int, rounds_per_table:
     rounds = Round.objects.bulk_create(
         [Round(match=match, number=number + 1, seed=seed, salt=salt, commitment=commitment_for(seed, salt),
                match_before=played.match_before, state=played.state, over=True, result=played.result,
-               finished_at=now)
+               finished_at=now, moves_made=len(moves))
          for match in matches for number in range(rounds_per_table)], batch_size=1000)
     Move.objects.bulk_create(
         [Move(round=rnd, seq=seq + 1, seat=seat, text=text, actor=Move.Actor.BOT, table_version=seq + 1)

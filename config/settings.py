@@ -74,6 +74,14 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # Only the table's board (templates/jinja2/): see config/jinja2.py for why.
+        "NAME": "jinja2",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "config.jinja2.environment"},
+    },
 ]
 
 SQLITE_PATH = BASE_DIR / "db.sqlite3"
@@ -83,6 +91,8 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One writer at a time: IMMEDIATE takes the write lock when a transaction starts, so two
     # services never both read a table's state and then race to write it; WAL lets readers go on.
+    # config.sqlite is Django's backend with the process's writers queueing in Python (see there).
+    DATABASES["default"]["ENGINE"] = "config.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
@@ -115,6 +125,9 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Several processes share one Redis: a move's snapshot of its table goes there too (tables/snapshots.py).
+TABLE_SNAPSHOTS_SHARED = bool(REDIS_URL)
 
 # Sessions are read from the cache and written through to the database: one query less on every request.
 # The cache is per process without REDIS_URL (one process), shared in Redis with it (several processes), so

@@ -18,7 +18,8 @@ from contextlib import contextmanager
 from datetime import datetime
 
 from django.core.cache import cache
-from django.template.loader import render_to_string
+from django.template import engines
+from django.template.backends.jinja2 import Template
 
 from accounts.models import User
 from tables import snapshots
@@ -27,7 +28,7 @@ from tables.selectors import Board, board_for, board_from
 from tables.snapshots import TableSnapshot
 
 BOARD_CACHE_SECONDS = 30
-_OPENING_END = ' aria-label="The table">'  # how the board's opening tag ends (tables/board.html)
+_OPENING_END = ' aria-label="The table">'  # how the board's opening tag ends (jinja2/tables/board.html)
 _OOB_OPENING_END = ' hx-swap-oob="true" aria-label="The table">'
 
 
@@ -72,12 +73,17 @@ def _cached(key: str, build: Callable[[], Board], user: User, *, oob: bool) -> t
 def _render(build: Callable[[], Board], user: User, *, oob: bool, key: str | None) -> tuple[str, datetime | None]:
     board = build()
     deadline = board.round.deadline if board.round is not None else None
-    html = render_to_string("tables/board.html", {"board": board, "oob": False, "user": user})
+    html = _board_template().render({"board": board, "oob": False, "user": user})
     if oob and _OPENING_END not in html:  # the template's opening tag changed: render the oob form itself
-        return render_to_string("tables/board.html", {"board": board, "oob": True, "user": user}), deadline
+        return _board_template().render({"board": board, "oob": True, "user": user}), deadline
     if key is not None:
         cache.set(key, (html, deadline), BOARD_CACHE_SECONDS)
     return _as_oob(html, oob), deadline
+
+
+def _board_template() -> Template:
+    """templates/jinja2/tables/board.html, through Django's Jinja2 backend (which caches the compiled template)."""
+    return engines["jinja2"].get_template("tables/board.html")
 
 
 _locks: dict[str, threading.Lock] = {}

@@ -8,20 +8,29 @@ that version are built from memory instead of each reading the same rows again.
 Safe because a version names exactly one state of a table (every change bumps it), a snapshot is kept
 only once its transaction has committed, and nothing in it is changed after it is made: boards copy what
 they show. It holds every seat's cards, like the database row it stands for, and never leaves the
-server: each viewer's board still takes only `view(state, their seat)` from it. Another process that has
-not seen the version reads the database, as before.
+server: each viewer's board still takes only `view(state, their seat)` from it.
+
+With several processes (REDIS_URL set) a snapshot is also put in the shared cache, so the process holding
+another member's socket builds their board from it instead of reading the table again. The members in it
+carry their id and names only (no password hash or e-mail goes to the cache).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from copy import copy
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
+
+from accounts.models import User
 from tables.models import Match, Round, Seat, Table
 
 KEPT = 4096  # versions kept (a few per running table: boards are built within moments of the change)
+SHARED_SECONDS = 60
 
 
 @dataclass(frozen=True)
@@ -38,22 +47,60 @@ class TableSnapshot:
         return self.table.version
 
 
+def make(*, table: Table, seats: list[Seat], match: Match | None, round: Round | None, state: Any,
+         recent: list[tuple[str, int]]) -> TableSnapshot:
+    """A snapshot of copies, so nothing the caller does to its objects later shows in it, and without the
+    related rows they may have picked up (a table's creator, a round's match): only what boards show."""
+    held = []
+    for seat in seats:
+        member = seat.user if seat.user_id is not None else None  # read before the copy forgets it
+        seat = _bare(seat)
+        if member is not None:
+            seat.user = User(pk=member.pk, username=member.username, display_name=member.display_name)
+        held.append(seat)
+    return TableSnapshot(table=_bare(table), seats=held, match=_bare(match), round=_bare(round), state=state,
+                         recent=recent)
+
+
+def _bare(row: Any) -> Any:
+    if row is None:
+        return None
+    row = copy(row)  # a model's copy has its own related-object cache, which is emptied here
+    row._state.fields_cache = {}
+    return row
+
+
 _kept: OrderedDict[tuple[str, int], TableSnapshot] = OrderedDict()  # by (table code, version)
 _guard = threading.Lock()
 
 
 def remember(snapshot: TableSnapshot) -> None:
+    _keep((snapshot.table.code, snapshot.version), snapshot)
+    if settings.TABLE_SNAPSHOTS_SHARED:
+        cache.set(_shared_key(snapshot.table.code, snapshot.version), snapshot, SHARED_SECONDS)
+
+
+def _keep(key: tuple[str, int], snapshot: TableSnapshot) -> None:
     with _guard:
-        _kept[(snapshot.table.code, snapshot.version)] = snapshot
+        _kept[key] = snapshot
         while len(_kept) > KEPT:
             _kept.popitem(last=False)
+
+
+def _shared_key(code: str, version: int) -> str:
+    return f"snapshot:{code}:{version}"
 
 
 def recall(code: str, version: int) -> TableSnapshot | None:
     """Keyed by the table's code, not its id: codes are random, so a table made after a test database
     was emptied can never be taken for one that stood there before."""
     with _guard:
-        return _kept.get((code, version))
+        found = _kept.get((code, version))
+    if found is None and settings.TABLE_SNAPSHOTS_SHARED:
+        found = cache.get(_shared_key(code, version))
+        if found is not None:
+            _keep((code, version), found)
+    return found
 
 
 def forget(key: tuple[str, int]) -> None:

@@ -29,7 +29,7 @@ def load(env: dict[str, str], module: str = "config.settings") -> dict:
 
 def test_embedded_defaults_are_sqlite_wal_immediate_and_in_memory_layer() -> None:
     loaded = load({})
-    assert loaded["engine"] == "django.db.backends.sqlite3"
+    assert loaded["engine"] == "config.sqlite"  # Django's SQLite backend, writers queued in the process
     assert loaded["name"].endswith("db.sqlite3")
     assert loaded["options"]["transaction_mode"] == "IMMEDIATE"
     assert loaded["options"]["timeout"] >= 20

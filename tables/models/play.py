@@ -120,6 +120,7 @@ class Round(models.Model):
     over = models.BooleanField(default=False)
     result = models.JSONField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, help_text="When the seat to act runs out of time.")
+    moves_made = models.PositiveIntegerField(default=0, help_text="Moves recorded so far (the last one's seq).")
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

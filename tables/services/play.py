@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from copy import copy
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
@@ -83,7 +82,7 @@ class Live:
             raise TableError("This table has not started yet.")
         match = current.match
         game = registry.game(table.game)
-        last = current.moves.order_by("-seq").values_list("seq", flat=True).first() or 0
+        last = current.moves_made
         return cls(
             table=table,
             match=match,
@@ -152,10 +151,11 @@ class Live:
         started_from = self.loaded_version
         self.round.state = self.game.to_json(self.state)
         self.round.deadline = self._deadline()
+        self.round.moves_made = self.next_seq - 1
         if self.round.pk is None:  # dealt in this transaction
             self.round.save(force_insert=True)
         else:
-            self.round.save(update_fields=["state", "deadline", "over", "finished_at", "result"])
+            self.round.save(update_fields=["state", "deadline", "over", "finished_at", "result", "moves_made"])
         if self.moves:
             Move.objects.bulk_create(self.moves)
             self.moves = []
@@ -178,14 +178,13 @@ class Live:
             push.lobby_changed()
 
     def _snapshot(self) -> TableSnapshot:
-        """The table as this transaction leaves it, copied so that nothing done later to these objects
-        shows in boards built from it."""
+        """The table as this transaction leaves it (for every board of this version, see tables.snapshots)."""
         if self.next_seq - 1 == len(self.made) or any(actor == Move.Actor.MEMBER for actor, _ in self.made):
             recent = [*reversed(self.made)][:RECENT_MOVES]  # every move since the last member's is in hand
         else:
             recent = recent_moves(self.round)
-        return TableSnapshot(table=copy(self.table), seats=[copy(seat) for seat in self.seats],
-                             match=copy(self.match), round=copy(self.round), state=self.state, recent=recent)
+        return snapshots.make(table=self.table, seats=self.seats, match=self.match, round=self.round,
+                              state=self.state, recent=recent)
 
     def _deadline(self):
         now = timezone.now()

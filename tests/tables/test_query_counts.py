@@ -31,7 +31,7 @@ from tests.tables.helpers import current_round, legal_for, seat_to_act
 # lower the number; if it must cost more, say why in the change, and keep it independent of the data.
 LOBBY_QUERIES = 9
 TABLE_PAGE_QUERIES = 7
-MOVE_QUERIES = 12
+MOVE_QUERIES = 11
 
 
 def running_table(first: User, second: User) -> Table:

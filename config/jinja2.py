@@ -1,0 +1,28 @@
+"""The Jinja2 environment of the table's board (the one page part rendered for every viewer after
+every move, so it is compiled to Python by Jinja2 rather than interpreted node by node by Django's
+template language). The filters and helpers are the same ones the Django templates use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils.text import capfirst
+from jinja2 import ChainableUndefined, Environment, Undefined
+
+from tables.templatetags.cards import at, card_face, dollars, money, seat_name
+
+
+def url(name: str, *args: Any) -> str:
+    return reverse(name, args=args)
+
+
+def environment(**options: Any) -> Environment:
+    # Like Django's templates, a missing value (or a value of a missing value) prints as nothing,
+    # with DEBUG on or off (Django's backend would pick DebugUndefined or Undefined).
+    env = Environment(**{**options, "undefined": ChainableUndefined})
+    env.globals.update(url=url, card_face=card_face)
+    env.filters.update(money=money, dollars=dollars, seat_name=seat_name, at=at, capfirst=capfirst)
+    # `x is none` holds for a missing value too, as `x is None` does in Django's templates.
+    env.tests["none"] = lambda value: value is None or isinstance(value, Undefined)
+    return env
