@@ -44,7 +44,7 @@ def test_database_and_redis_urls_switch_to_postgres_and_channels_redis() -> None
     assert loaded["host"] == "127.0.0.1"
     assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
     assert loaded["layer_hosts"] == [{"address": "redis://127.0.0.1:6379/0", "socket_timeout": 60}]
-    assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert loaded["cache"] == "config.redis_cache.RedisCache"  # Django's, one pool per process
 
 
 def test_production_settings_pass_the_deploy_check() -> None:
