@@ -1,9 +1,12 @@
 """Turning a table into the HTML one viewer may see. Used by the page, the POST replies and the
 sockets alike, so every path shows the same thing and hides the same things.
 
-A rendered board is cached for a few seconds under (table, version, viewer): after a move, the POST's
-reply and the mover's own socket push are the same board for the same member at the same version, and
+A rendered board is kept in this process under (table, version, viewer): after a move, the POST's reply
+and the mover's own socket push are the same board for the same member at the same version, and
 rendering it once instead of twice takes a third of the rendering out of every move (see bench/README.md).
+It is kept in memory, not in Django's cache: a board is worth keeping only for the moment between the
+reply and the push, not a Redis round trip and a pickle each way. When a member's POST and socket reach
+different processes, the socket's process renders the board again, from the shared snapshot.
 It is safe because every change at a table bumps its version (a new version is a new key), each viewer
 has their own key (hidden cards never cross from one member's board to another's), and the version in
 the key is read from the database or from a snapshot that a committed transaction left (tables.snapshots),
@@ -13,11 +16,11 @@ never trusted from a table object that may be out of date.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
-from django.core.cache import cache
 from django.template import engines
 from django.template.backends.jinja2 import Template
 
@@ -27,7 +30,7 @@ from tables.models import Table
 from tables.selectors import Board, board_for, board_from
 from tables.snapshots import TableSnapshot
 
-BOARD_CACHE_SECONDS = 30
+BOARDS_KEPT = 4096  # rendered boards kept (most are used once, moments after they are rendered)
 _OPENING_END = ' aria-label="The table">'  # how the board's opening tag ends (jinja2/tables/board.html)
 _OOB_OPENING_END = ' hx-swap-oob="true" aria-label="The table">'
 
@@ -57,14 +60,36 @@ def snapshot_html(snapshot: TableSnapshot, user: User, *, oob: bool = False) -> 
     return _cached(key, lambda: board_from(snapshot, user), user, oob=oob)
 
 
+_boards: OrderedDict[str, tuple[str, datetime | None]] = OrderedDict()
+_boards_guard = threading.Lock()
+
+
+def _kept_board(key: str) -> tuple[str, datetime | None] | None:
+    with _boards_guard:
+        return _boards.get(key)
+
+
+def _keep_board(key: str, board: tuple[str, datetime | None]) -> None:
+    with _boards_guard:
+        _boards[key] = board
+        while len(_boards) > BOARDS_KEPT:
+            _boards.popitem(last=False)
+
+
+def forget_boards() -> None:
+    """Tests that count what a board costs when it is rendered start from none kept."""
+    with _boards_guard:
+        _boards.clear()
+
+
 def _cached(key: str, build: Callable[[], Board], user: User, *, oob: bool) -> tuple[str, datetime | None]:
-    hit = cache.get(key)
+    hit = _kept_board(key)
     if hit is not None:
         return _as_oob(hit[0], oob), hit[1]
     # Right after a move the POST's reply and the mover's socket ask for this board at the same moment, in two
     # threads of this process: the second waits for the first and takes its board instead of rendering it too.
     with _rendering(key):
-        hit = cache.get(key)
+        hit = _kept_board(key)
         if hit is not None:
             return _as_oob(hit[0], oob), hit[1]
         return _render(build, user, oob=oob, key=key)
@@ -77,7 +102,7 @@ def _render(build: Callable[[], Board], user: User, *, oob: bool, key: str | Non
     if oob and _OPENING_END not in html:  # the template's opening tag changed: render the oob form itself
         return _board_template().render({"board": board, "oob": True, "user": user}), deadline
     if key is not None:
-        cache.set(key, (html, deadline), BOARD_CACHE_SECONDS)
+        _keep_board(key, (html, deadline))
     return _as_oob(html, oob), deadline
 
 

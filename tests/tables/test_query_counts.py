@@ -3,8 +3,8 @@
 Each page is measured on a small database, then again after hundreds more tables, members and finished
 rounds (the table's own past rounds included) were added in bulk, and both times the count must be exactly
 the same number: a query per row (an N+1) anywhere on these paths fails here before it slows the club down.
-The rendered-board cache is emptied before each measurement, so the counts are those of a board rendered
-from the database (a cached board costs fewer).
+The cache (sessions) and the kept boards are emptied before each measurement, so the counts are those of a
+board rendered from the database for a session read from it (a kept board or a cached session costs fewer).
 The bench does the same at full size (10,000 finished rounds): see bench/README.md.
 """
 
@@ -24,6 +24,7 @@ from accounts.models import User
 from bench.history import bulk_finished_history, bulk_members
 from tables import snapshots
 from tables.models import Round, Seat, Table
+from tables.rendering import forget_boards
 from tables.services.tables import add_bot, create_table, join_table
 from tests.tables.helpers import current_round, legal_for, seat_to_act
 
@@ -102,6 +103,7 @@ def test_a_table_page_costs_the_same_whatever_its_past(make_member, django_asser
     table = running_table(alice, bob)
     client = member_client(alice)
     cache.clear()
+    forget_boards()
     with django_assert_num_queries(TABLE_PAGE_QUERIES):
         small = client.get(f"/t/{table.code}/")
     assert small.status_code == 200 and b'id="board"' in small.content
@@ -110,6 +112,7 @@ def test_a_table_page_costs_the_same_whatever_its_past(make_member, django_asser
     add_past_rounds(table, 300)
     assert Round.objects.filter(match__table=table).count() == 301
     cache.clear()
+    forget_boards()
     with django_assert_num_queries(TABLE_PAGE_QUERIES):
         large = client.get(f"/t/{table.code}/")
     assert large.status_code == 200
@@ -129,6 +132,7 @@ def test_a_move_costs_the_same_whatever_the_club_holds(make_member, django_asser
     mover, move = first_member_move(table, {0: alice, 1: bob})
     client = member_client(mover)
     cache.clear()
+    forget_boards()
     with django_assert_num_queries(MOVE_QUERIES):
         small = client.post(f"/t/{table.code}/move/", {"move": move, "version": table.version})
     assert small.status_code == 200 and b'id="board"' in small.content
@@ -141,6 +145,7 @@ def test_a_move_costs_the_same_whatever_the_club_holds(make_member, django_asser
     mover, move = first_member_move(later, {0: carol, 1: dave})
     client = member_client(mover)
     cache.clear()
+    forget_boards()
     with django_assert_num_queries(MOVE_QUERIES):
         large = client.post(f"/t/{later.code}/move/", {"move": move, "version": later.version})
     assert large.status_code == 200
@@ -158,6 +163,7 @@ def test_the_movers_own_push_reuses_the_reply_and_no_one_else_gets_it(make_membe
     mover, move = first_member_move(table, members)
     other = bob if mover == alice else alice
     cache.clear()
+    forget_boards()
     reply = member_client(mover).post(f"/t/{table.code}/move/", {"move": move, "version": table.version})
     assert reply.status_code == 200
     table.refresh_from_db()
@@ -171,6 +177,7 @@ def test_the_movers_own_push_reuses_the_reply_and_no_one_else_gets_it(make_membe
     assert theirs != pushed and "(you)" in theirs  # rendered for them, from their own seat
     snapshots.forget((table.code, table.version))
     cache.clear()
+    forget_boards()
     assert board_html(table, other, oob=True, version_checked=True)[0] == theirs  # the same from the database
     # a table object that has fallen behind never picks up a cached board of its old version
     stale = Table.objects.get(pk=table.pk)
