@@ -118,9 +118,25 @@ def prepare_database(config: str, env: dict[str, str], out: Path, tables: int, f
     tables_file = out / f"{config}-tables.json"
     started = time.monotonic()
     run([PYTHON, "-m", "bench.setup_tables", "--tables", str(tables), "--out", str(tables_file)], env)
+    settle_database(config, env, out)
     log(f"{config}: database ready ({tables} tables, {finished_rounds} finished rounds) "
         f"in {time.monotonic() - started:.0f}s")
     return tables_file
+
+
+def settle_database(config: str, env: dict[str, str], out: Path) -> None:
+    """Let the database finish with the bulk writes before anything is measured, as a database in service
+    would have: otherwise PostgreSQL's autovacuum and checkpoints (after 10,000 rounds and their moves) run on
+    the cores during the first steps, and SQLite's write-ahead log is checkpointed into them."""
+    if config == "sqlite":
+        path = out / "sqlite" / "bench.sqlite3"
+        code = ("import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); "
+                "db.execute('PRAGMA wal_checkpoint(TRUNCATE)'); db.execute('ANALYZE'); db.close()")
+        run([PYTHON, "-c", code, str(path)], env)
+    else:
+        for sql in ("VACUUM ANALYZE", "CHECKPOINT"):
+            run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", PG_DB, "-q", "-c", sql], env)
+    time.sleep(5)
 
 
 def start_server(cmd: list[str], env: dict[str, str], port: int, log_path: Path) -> subprocess.Popen[bytes]:
