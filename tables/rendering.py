@@ -30,7 +30,7 @@ from tables.models import Table
 from tables.selectors import Board, board_for, board_from
 from tables.snapshots import TableSnapshot
 
-BOARDS_KEPT = 4096  # rendered boards kept (most are used once, moments after they are rendered)
+BOARDS_KEPT = 1024  # rendered boards kept (most are used once, moments after they are rendered)
 _OPENING_END = ' aria-label="The table">'  # how the board's opening tag ends (jinja2/tables/board.html)
 _OOB_OPENING_END = ' hx-swap-oob="true" aria-label="The table">'
 

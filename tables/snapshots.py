@@ -29,7 +29,7 @@ from django.core.cache import cache
 from accounts.models import User
 from tables.models import Match, Round, Seat, Table
 
-KEPT = 4096  # versions kept (a few per running table: boards are built within moments of the change)
+KEPT = 512  # versions kept: one a move, used within moments (512 is seconds at a hundred moves a second)
 SHARED_SECONDS = 60
 
 
