@@ -47,6 +47,12 @@ def seats_at(table: Table) -> list[Seat]:
     return list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
 
 
+def seated(table: Table, user: User) -> tuple[list[Seat], Seat | None]:
+    """The table's seats (read under its lock, for Live.load) and the member's own among them."""
+    seats = seats_at(table)
+    return seats, next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+
+
 def seat_of(table: Table, user: User) -> Seat | None:
     if not user.is_authenticated:
         return None
@@ -149,6 +155,7 @@ class Live:
         """Write everything back, guarded by the version this transaction started from. The match row
         is written only when a round ended here (nothing else changes it)."""
         started_from = self.loaded_version
+        self.table.version = max(self.table.version, started_from + 1)  # every save is a new version
         self.round.state = self.game.to_json(self.state)
         self.round.deadline = self._deadline()
         self.round.moves_made = self.next_seq - 1
@@ -163,15 +170,13 @@ class Live:
             self.match.save()
             self.match_changed = False
         updated = Table.objects.filter(pk=self.table.pk, version=started_from).update(
-            version=self.table.version if self.table.version > started_from else started_from + 1,
+            version=self.table.version,
             status=self.table.status,
             started_at=self.table.started_at,
             finished_at=self.table.finished_at,
         )
         if updated != 1:
             raise StaleVersion("The table changed while you moved; nothing was changed. Try again.")
-        if self.table.version <= started_from:
-            self.table.version = started_from + 1
         transaction.on_commit(partial(snapshots.remember, self._snapshot()))  # before the push announces it
         push.table_changed(self.table)
         if self.table.status == Table.Status.FINISHED:
@@ -243,8 +248,7 @@ def play_move(*, table_id: int, user: User, move_text: str, expected_version: in
         raise IllegalPlay(f"That is not a move: {error}.") from None
     with transaction.atomic():
         table = locked_table(table_id)
-        seats = seats_at(table)
-        seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+        seats, seat = seated(table, user)
         if seat is None:
             raise NotSeated("You are not seated at this table, so you cannot move here.")
         if table.version != expected_version:
@@ -297,22 +301,19 @@ def ready_for_next_round(*, table_id: int, user: User, expected_version: int) ->
     """A member is ready; when every member present is, the next round is dealt at once."""
     with transaction.atomic():
         table = locked_table(table_id)
-        seat = seat_of(table, user)
+        seats, seat = seated(table, user)
         if seat is None:
             raise NotSeated("You are not seated at this table.")
         if table.version != expected_version:
             raise StaleVersion("The table has moved on since you looked; nothing was changed.")
-        live = Live.load(table)
+        live = Live.load(table, seats)
         if not live.round.over or live.match.over:
             raise TableError("There is no next round to get ready for.")
         Seat.objects.filter(pk=seat.pk).update(ready=True)
-        for held in live.seats:  # read under the table's lock, so they are the seats as they stand
-            if held.pk == seat.pk:
-                held.ready = True
+        seat.ready = True  # one of live.seats, read under the table's lock: the seats as they stand
         waiting = any(s.user_id is not None and not s.away and not s.ready for s in live.seats)
         if waiting:
-            live.table.version += 1
-            live.save()
+            live.save()  # a new version: the others see this member ready
         else:
             _next_round(live)  # deals with the same table object, so its version is the new one
         return live.table.version
