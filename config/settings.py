@@ -124,7 +124,7 @@ if REDIS_URL:
     # Django's Redis cache with its pool shared by the process's threads (see config/redis_cache.py).
     CACHES = {"default": {"BACKEND": "config.redis_cache.RedisCache", "LOCATION": REDIS_URL}}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.SweepingInMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Several processes share one Redis: a move's snapshot of its table goes there too (tables/snapshots.py).

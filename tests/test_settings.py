@@ -34,7 +34,7 @@ def test_embedded_defaults_are_sqlite_wal_immediate_and_in_memory_layer() -> Non
     assert loaded["options"]["transaction_mode"] == "IMMEDIATE"
     assert loaded["options"]["timeout"] >= 20
     assert "journal_mode=WAL" in loaded["options"]["init_command"]
-    assert loaded["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert loaded["layer"] == "config.channel_layer.SweepingInMemoryChannelLayer"  # Channels' in-memory layer
 
 
 def test_database_and_redis_urls_switch_to_postgres_and_channels_redis() -> None:
