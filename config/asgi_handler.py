@@ -1,21 +1,50 @@
-"""Django's ASGI handler, with the middleware and the view run in one worker thread per request.
+"""Django's ASGI handler, with the middleware and the view run in one worker thread per request, and
+those threads kept from one request to the next.
 
-Why: WhiteNoise's middleware is synchronous only, the other middleware can be either, and the views
-are synchronous. Left to itself, Django runs the chain in both modes and switches between them at every
-boundary: the event loop hands the request to a thread (Security, WhiteNoise), which hands it back to the
-loop (Session ... allauth, whose synchronous hooks each go out to a thread and back again), which hands
-the view to a thread once more. Under load every one of those switches costs CPU and waits. Here the
-chain is built synchronous, as under WSGI, and the loop hands each request to its thread exactly once.
-Nothing else changes: the same middleware run in the same order, and WebSockets do not pass here.
+Why one hop: WhiteNoise's middleware is synchronous only, the other middleware can be either, and the
+views are synchronous. Left to itself, Django runs the chain in both modes and switches between them at
+every boundary: the event loop hands the request to a thread (Security, WhiteNoise), which hands it back
+to the loop (Session ... allauth, whose synchronous hooks each go out to a thread and back again), which
+hands the view to a thread once more. Under load every one of those switches costs CPU and waits. Here
+the chain is built synchronous, as under WSGI, and the loop hands each request to its thread exactly once.
+
+Why kept threads: Django gives every request a `ThreadSensitiveContext` of its own, and asgiref makes a
+new single-thread executor for each such context, so every request started a thread and joined it at the
+end (about a tenth of the CPU of a Daphne process serving nothing else, measured with py-spy on
+bench/floor_app.py). asgiref lets the caller own the context's executor; here idle executors wait in a
+free list and the next request takes one. A request still has one thread to itself from start to end
+(its database connection, closed at its end as before, lives there), and a thread serves one request at
+a time. Nothing else changes: the same middleware in the same order; WebSockets do not pass here.
 """
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
+
+IDLE_THREADS_KEPT = 64  # more at once are started as before and stopped after their request
 
 
 class SyncChainASGIHandler(ASGIHandler):
+    def __init__(self) -> None:
+        super().__init__()
+        self._idle: list[ThreadPoolExecutor] = []
+
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
         self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        executor = self._idle.pop() if self._idle else ThreadPoolExecutor(1, thread_name_prefix="request")
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            if len(self._idle) < IDLE_THREADS_KEPT:
+                self._idle.append(executor)
+            else:
+                executor.shutdown(wait=False)
