@@ -345,6 +345,7 @@ class LoadGen:
         latencies: list[float] = []
         expected = delivered = anomalies = 0
         errors: dict[str, int] = {}
+        slow_seconds: dict[int, int] = {}  # second of the window -> fragments that took over 100 ms
         for post in posts:
             if post.error is not None or post.version is None:
                 key = post.error.split(":")[0] if post.error else "unknown"
@@ -361,6 +362,8 @@ class LoadGen:
                     continue
                 delivered += 1
                 latencies.append(latency * 1000)
+                if latency > 0.1:
+                    slow_seconds[int(post.t0 - start)] = slow_seconds.get(int(post.t0 - start), 0) + 1
         ok = [p for p in posts if p.error is None]
         a, b = step["sample_start"], step["sample_end"]
         seconds = b["t"] - a["t"]
@@ -393,6 +396,7 @@ class LoadGen:
             "loadgen_cpu_util": round((b["loadgen_cpu"] - a["loadgen_cpu"]) / seconds, 3),
             "log": self._log_lines(a["logs"], b["logs"]),
             "connect_seconds": step["connect_seconds"],
+            "slow_seconds": dict(sorted(slow_seconds.items())),
         }
 
     def _passes(self, result: dict[str, Any]) -> bool:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 MOVE_RATE_NOTE = "one move every {interval:g} s per table"
-CONFIG_ORDER = ["sqlite", "pg1", "pg2", "baseline"]
+CONFIG_ORDER = ["sqlite", "pg1", "pg2", "floor", "baseline"]
 
 
 def _fmt(value: Any, digits: int = 1) -> str:
@@ -109,7 +109,8 @@ def plot(path: Path, results: list[dict[str, Any]], limit_ms: float = 150.0) -> 
     import matplotlib.pyplot as plt
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
-    colours = {"sqlite": "tab:blue", "pg1": "tab:orange", "pg2": "tab:green", "baseline": "tab:gray"}
+    colours = {"sqlite": "tab:blue", "pg1": "tab:orange", "pg2": "tab:green", "floor": "tab:purple",
+               "baseline": "tab:gray"}
     for result in results:
         steps = result["steps"]
         xs = [s["tables"] for s in steps]
@@ -223,6 +224,28 @@ def write_report(out: Path, results: list[dict[str, Any]], *, argv: list[str] | 
                 add(f"| {result['config']} | {step['tables']} | {step['p99_ms'] / other['p99_ms']:.1f} | "
                     f"{step['p50_ms'] / other['p50_ms']:.1f} | "
                     f"{(cpu / cpu_base) if cpu and cpu_base else float('nan'):.1f} |")
+    floor = by_tables(named.get("floor"))
+    if floor:
+        add("")
+        add("## Against the framework's floor (Daphne + Django + Channels doing nothing else)")
+        add("")
+        add("What a move costs the site beyond the stack it runs on: the floor serves the same POSTs and pushes "
+            "with no database, middleware, templates or engine.")
+        add("")
+        add("| config | tables | CPU ms / move | floor CPU ms / move | the site's own ms / move | p99 / floor p99 |")
+        add("| --- | --- | --- | --- | --- | --- |")
+        for result in results:
+            if result["config"] in ("floor", "baseline"):
+                continue
+            for step in result["steps"]:
+                other = floor.get(step["tables"])
+                if not other:
+                    continue
+                cpu, cpu_floor = server_cpu_ms_per_move(step), server_cpu_ms_per_move(other)
+                own = (cpu - cpu_floor) if cpu is not None and cpu_floor is not None else None
+                ratio = (step["p99_ms"] / other["p99_ms"]) if step["p99_ms"] and other["p99_ms"] else float("nan")
+                add(f"| {result['config']} | {step['tables']} | {_fmt(cpu, 2)} | {_fmt(cpu_floor, 2)} | "
+                    f"{_fmt(own, 2)} | {ratio:.1f} |")
     one, two = by_tables(named.get("pg1")), by_tables(named.get("pg2"))
     if one and two:
         add("")
@@ -245,7 +268,7 @@ def write_report(out: Path, results: list[dict[str, Any]], *, argv: list[str] | 
         "16 cores |")
     add("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for result in results:
-        if result["config"] == "baseline":
+        if result["config"] in ("floor", "baseline"):
             continue
         good = [s for s in result["steps"] if s["delivered_pct"] == 100 and s["ok"]]
         if not good:

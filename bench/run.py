@@ -11,6 +11,8 @@ Configurations:
   pg1       one Daphne process, PostgreSQL (a fresh `cardclub_bench` database) and Redis (db 3)
   pg2       two Daphne processes on the same PostgreSQL and Redis; the load generator deals members to the
             two ports round-robin (no proxy in front), so a table's two members sit on different processes
+  floor     bench/floor_app.py: Daphne + Django's handler + Channels doing nothing but the pattern (no database,
+            middleware, templates or engine), same schedule, boards of the site's size: the framework's floor
   baseline  bench/baseline_server.py (websockets, no Django), same schedule, boards of the site's size
 
 Writes bench/results/<timestamp>/: results.md, steps.csv, latency.png, one JSON per configuration (the load
@@ -50,6 +52,7 @@ DESCRIPTIONS = {
     "sqlite": "1 Daphne, SQLite, in-memory channel layer",
     "pg1": "1 Daphne, PostgreSQL + Redis",
     "pg2": "2 Daphne, PostgreSQL + Redis (clients round-robin over 2 ports, no proxy)",
+    "floor": "1 Daphne, Django + Channels doing nothing but the pattern (no database, middleware or templates)",
     "baseline": "bare websockets broadcast server (no Django)",
 }
 
@@ -174,6 +177,16 @@ def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: in
                                            "--board-bytes", str(board_bytes)], env, port, logs[-1]))
             ports.append(port)
             mode, extra = "baseline", []
+        elif config == "floor":
+            tables_file = out / "floor-tables.json"
+            run([PYTHON, "-m", "bench.floor_app", "--tables", str(max_tables), "--out", str(tables_file)], env)
+            port = free_port()
+            logs.append(out / "floor.log")
+            processes.append(start_server([PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                           "bench.floor_app:application"],
+                                          {**env, "FLOOR_BOARD_BYTES": str(board_bytes)}, port, logs[-1]))
+            ports.append(port)
+            mode, extra = "django", ["--tables-file", str(tables_file)]
         else:
             tables_file = prepare_database(config, env, out, max_tables, args.finished_rounds)
             for _ in range(2 if config == "pg2" else 1):
@@ -205,7 +218,7 @@ def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: in
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--configs", default="sqlite,pg1,pg2,baseline")
+    parser.add_argument("--configs", default="sqlite,pg1,pg2,floor,baseline")
     parser.add_argument("--steps", default="10,25,50,100,200,400")
     parser.add_argument("--step-seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=10)
@@ -227,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     board_bytes = 5000
     for config in [c.strip() for c in args.configs.split(",") if c.strip()]:
         result = run_config(config, args, out, board_bytes)
-        if config != "baseline" and result.get("frame_bytes_mean"):
+        if config not in ("floor", "baseline") and result.get("frame_bytes_mean"):
             board_bytes = int(result["frame_bytes_mean"])
         results.append(result)
     from bench.report import write_report
