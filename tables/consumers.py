@@ -9,6 +9,7 @@ import time
 from datetime import datetime
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -58,7 +59,23 @@ async def _sweep_forever(seconds: float) -> None:
             log.exception("quick play: sweep failed")
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class ClubConsumer(AsyncWebsocketConsumer):
+    """Events go straight to their handler.
+
+    Channels closes stale database connections before every handler, which is a trip to a worker thread
+    and back for every event at every socket (a move's push to a table's sockets made one each). Every
+    database call of these consumers goes through `database_sync_to_async`, which closes them itself, in
+    the thread that uses them, so that trip is skipped.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class LobbyConsumer(ClubConsumer):
     """The lobby socket: live count of members online (and, later, the list of open tables)."""
 
     heartbeat_task: asyncio.Task[None] | None = None
@@ -232,7 +249,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
                 log.exception("presence heartbeat failed")
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(ClubConsumer):
     """One table for one viewer. Group events say only that the table changed; this consumer renders
     what its own member may see and sends it, the whole board each time, newest version only."""
 
@@ -284,7 +301,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_TRY_AGAIN)
 
     async def _send_board(self, version: int | None = None) -> None:
-        html, version, deadline = await database_sync_to_async(self._render)(version)
+        snapshot = snapshots.recall_here(self.table_code, version) if version is not None else None
+        if snapshot is not None:
+            # A transaction of this process left this version: its board needs no database and no thread
+            # (a hop to a thread and back, per socket and per move, cost more than rendering the board).
+            html, deadline = snapshot_html(snapshot, self.scope["user"], oob=True)
+        else:
+            html, version, deadline = await database_sync_to_async(self._render)(version)
         if version <= self.sent_version:  # a newer board went out while this one was rendered
             return
         self.sent_version = version

@@ -91,11 +91,16 @@ def _shared_key(code: str, version: int) -> str:
     return f"snapshot:{code}:{version}"
 
 
+def recall_here(code: str, version: int) -> TableSnapshot | None:
+    """Only what this process keeps: never waits on the shared cache (safe on the event loop)."""
+    with _guard:
+        return _kept.get((code, version))
+
+
 def recall(code: str, version: int) -> TableSnapshot | None:
     """Keyed by the table's code, not its id: codes are random, so a table made after a test database
     was emptied can never be taken for one that stood there before."""
-    with _guard:
-        found = _kept.get((code, version))
+    found = recall_here(code, version)
     if found is None and settings.TABLE_SNAPSHOTS_SHARED:
         found = cache.get(_shared_key(code, version))
         if found is not None:

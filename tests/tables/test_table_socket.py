@@ -7,6 +7,7 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from tables import push
@@ -59,6 +60,30 @@ async def test_connect_sends_the_whole_table_and_each_change_sends_it_again(make
     new_version = await move_for_whoever_acts(table, [alice, bob])
     pushed = await comm.receive_from(timeout=5)
     assert version_of(pushed) == new_version
+    await comm.disconnect()
+
+
+async def test_a_push_takes_no_trip_to_a_thread_when_this_process_made_the_move(make_member, monkeypatch) -> None:
+    """The board of a move made here is built on the event loop from the move's snapshot, and Channels'
+    close-old-connections hop before each handler is skipped (every database call closes them itself)."""
+    table, alice, bob, alice_cookie, _ = await hawsker_table(make_member)
+    comm = communicator(f"/ws/table/{table.code}/", cookie=alice_cookie)
+    assert (await comm.connect())[0]
+    await comm.receive_from(timeout=5)
+    trips: list[str] = []
+
+    def counted(original):
+        def wrapper(func, *args, **kwargs):
+            trips.append(getattr(func, "__name__", repr(func)))
+            return original(func, *args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr("tables.consumers.database_sync_to_async", counted(database_sync_to_async))
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", lambda: pytest.fail("a hop per event"))
+    new_version = await move_for_whoever_acts(table, [alice, bob])
+    pushed = await comm.receive_from(timeout=5)
+    assert version_of(pushed) == new_version
+    assert trips == []
     await comm.disconnect()
 
 
