@@ -6,7 +6,7 @@ consumer always knows the member (or sees an anonymous user and refuses).
 Everything loaded up to here (Django, the apps, URLs, templates, Twisted) lives as long as the process,
 so it is moved out of the garbage collector's sight (`gc.freeze`): otherwise every full collection walks
 those hundreds of thousands of objects again, and under load the process paused for 100-250 ms every few
-seconds (the p99 of the bench's floor at 200 tables fell from 154 to 54 ms with this alone).
+seconds (the p99 of the bench's floor at 200 tables fell from 127-154 to 54 ms with this alone).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Why: `InMemoryChannelLayer` walks every channel and every group membership of the process before each
 `receive` and each `group_send` (`_clean_expired`). Every connected socket waits in `receive`, so one push
-to a table of two sockets walked the whole process three times: with 800 sockets that sweep was the single
+to a table of two sockets walked the whole process three times: with 400 sockets that sweep was the single
 largest cost of a move (a sixth of the CPU of a Daphne process doing nothing else, measured with py-spy on
 bench/floor_app.py), and it grows with the square of the sockets. Expiry here is 60 s for messages and a
 day for group memberships, so sweeping at most once a second changes nothing a member could notice.
