@@ -56,7 +56,7 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from config.asgi_handler import SyncChainASGIHandler  # noqa: E402
+from config.asgi_handler import SyncChainASGIHandler, freeze_startup_objects  # noqa: E402
 
 BOARD_BYTES = int(os.environ.get("FLOOR_BOARD_BYTES", "6000"))
 PADDING = "x" * max(0, BOARD_BYTES - 160)
@@ -103,10 +103,7 @@ application = ProtocolTypeRouter({
     "websocket": URLRouter([path("ws/table/<str:code>/", FloorTable.as_asgi())]),
 })
 if SITE_STACK:
-    import gc
-
-    gc.collect()
-    gc.freeze()
+    freeze_startup_objects()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -363,7 +363,8 @@ class LoadGen:
                 delivered += 1
                 latencies.append(latency * 1000)
                 if latency > 0.1:
-                    slow_seconds[int(post.t0 - start)] = slow_seconds.get(int(post.t0 - start), 0) + 1
+                    second = int(post.t0 - start)
+                    slow_seconds[second] = slow_seconds.get(second, 0) + 1
         ok = [p for p in posts if p.error is None]
         a, b = step["sample_start"], step["sample_end"]
         seconds = b["t"] - a["t"]

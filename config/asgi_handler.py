@@ -19,6 +19,7 @@ a time. Nothing else changes: the same middleware in the same order; WebSockets 
 
 from __future__ import annotations
 
+import gc
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -48,3 +49,15 @@ class SyncChainASGIHandler(ASGIHandler):
                 self._idle.append(executor)
             else:
                 executor.shutdown(wait=False)
+
+
+def freeze_startup_objects() -> None:
+    """Move everything loaded so far (Django, the apps, URLs, Twisted) out of the garbage collector's sight.
+
+    It lives as long as the process; left tracked, every full collection walks those hundreds of thousands
+    of objects again, and under load the process paused for 100-250 ms every few seconds (the p99 of the
+    bench's floor at 200 tables fell from 127-154 to 54 ms with this alone). Call it once the application
+    is built, before serving.
+    """
+    gc.collect()
+    gc.freeze()

@@ -304,7 +304,8 @@ class TableConsumer(ClubConsumer):
         snapshot = snapshots.recall_here(self.table_code, version) if version is not None else None
         if snapshot is not None:
             # A transaction of this process left this version: its board needs no database and no thread
-            # (a hop to a thread and back, per socket and per move, cost more than rendering the board).
+            # (a hop to a thread and back, per socket and per move, cost more than rendering the board). If
+            # the mover's POST is rendering this very board in its thread, this waits for it: one render.
             html, deadline = snapshot_html(snapshot, self.scope["user"], oob=True)
         else:
             html, version, deadline = await database_sync_to_async(self._render)(version)
@@ -315,7 +316,8 @@ class TableConsumer(ClubConsumer):
         self._arm_timer(version, deadline)
 
     def _render(self, version: int | None) -> tuple[str, int, datetime | None]:
-        """The board at `version` if a transaction of this process left it, else as the database has it now."""
+        """In a worker thread, when this process did not make `version`: the board at `version` if another
+        process left its snapshot in the shared cache, else as the database has it now."""
         snapshot = snapshots.recall(self.table_code, version) if version is not None else None
         if snapshot is not None:
             html, deadline = snapshot_html(snapshot, self.scope["user"], oob=True)
