@@ -85,6 +85,23 @@ def test_empty_trick_has_no_winner():
         hawk.trick_winner(())
 
 
+@pytest.mark.parametrize("cards", ["JC 2C", "2C KS", "AS QH 3S"])
+def test_a_card_outside_hawks_deck_is_refused_with_value_error(cards):
+    with pytest.raises(ValueError, match="not a Hawk card"):
+        hawk.trick_winner(parse_cards(cards))
+
+
+def test_text_instead_of_a_card_is_refused_with_value_error():
+    with pytest.raises(ValueError, match="not a Hawk card"):
+        hawk.trick_winner(("AS", "2S"))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cards", ["7C 7C", "3D 5D 3D", "AS 8C 9S 8C"])
+def test_a_card_played_twice_in_one_trick_is_refused_with_value_error(cards):
+    with pytest.raises(ValueError, match="twice"):
+        hawk.trick_winner(parse_cards(cards))
+
+
 # --- the deal ---
 
 

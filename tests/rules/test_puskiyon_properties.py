@@ -18,7 +18,7 @@ from rules.engine.api import replay
 from rules.engine.cards import FULL_DECK, Card
 from rules.engine.errors import IllegalMove
 from rules.engine.moves import Move
-from rules.engine.puskiyon.state import State
+from rules.engine.puskiyon.state import DREW_PASSED, DREW_PLAYED, PASSED, PLAYED, State
 from tests.rules.contract import cards_in, play_out, states_along
 
 seeds = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=12).map(lambda s: f"seed-{s}-x")
@@ -130,8 +130,25 @@ def test_results_charge_each_seat_what_it_still_holds(count: int, seed: str, pic
     else:
         assert emptied == []
         assert final.stock == ()
-        assert final.passes >= count
+        assert final.passes == count
+        assert final.last[1] == PASSED  # a turn that drew never ends a hand
     json.dumps(outcome.summary)
+
+
+@settings(max_examples=60, deadline=None)
+@given(count=players, seed=seeds, pick=choices)
+def test_a_hand_blocks_exactly_when_every_player_in_turn_passed_with_the_stock_empty(
+    count: int, seed: str, pick: int
+) -> None:
+    steps: list[str] = []  # how each turn ended: "pass" (stock empty), "drawpass", or a card played
+    for state in states_along(P, deal(count, seed), random.Random(pick)):
+        kind = state.last[1]
+        if kind in (PASSED, DREW_PASSED, PLAYED, DREW_PLAYED):
+            steps.append(kind)
+        round_of_passes = len(steps) >= count and set(steps[-count:]) == {PASSED}
+        assert P.blocked(state) == round_of_passes, steps[-count:]
+        if kind == PASSED:
+            assert state.stock == ()
 
 
 @settings(max_examples=10, deadline=None)

@@ -211,7 +211,7 @@ def test_passing_after_a_draw_keeps_the_card_and_moves_the_turn_on() -> None:
     assert after.hands[0] == parse_cards("10H 3D 5S")
     assert after.pile == parse_cards("10S")
     assert after.drawn is None
-    assert after.passes == 1
+    assert after.passes == 0  # a turn that drew never counts toward a block
     assert P.to_act(after) == 1
 
 
@@ -298,16 +298,54 @@ def test_a_card_played_starts_the_count_of_passes_again() -> None:
     assert P.to_act(state) == 1
 
 
-def test_draw_and_pass_turns_count_as_passes_but_never_block_while_the_stock_has_cards() -> None:
+def test_draw_and_pass_turns_never_count_toward_a_block() -> None:
     state = position(["3D", "2C", "4C"], top="10S", stock="6C 7C 8C 9C")
     for seat in (0, 1, 2):
         state = P.apply(P.apply(state, seat, DRAW), seat, PASS)
-    assert state.passes == 3
-    assert P.to_act(state) == 0  # three turns without a card played, but the stock still has one
+        assert state.passes == 0
+    assert P.to_act(state) == 0
     state = P.apply(P.apply(state, 0, DRAW), 0, PASS)  # the last card is drawn and kept
     assert state.stock == ()
-    assert P.to_act(state) is None  # everybody has now passed with nothing left to draw
-    assert P.result(state).deltas == (3 + 6 + 9, 2 + 7, 4 + 8)
+    assert state.passes == 0
+    assert P.to_act(state) == 1  # nobody has yet passed with the stock empty: the hand goes on
+
+
+def test_a_hand_does_not_block_on_the_draw_of_the_last_card_while_players_hold_playable_cards() -> None:
+    # Seats 1 and 2 drew and kept cards; seat 0 draws the last card and keeps it. All three still hold
+    # a spade, which matches the 10S on top, so the hand must go on.
+    state = position(["3S 4D", "5S 6D", "7S 8D"], top="10S", stock="2C 3C 4C", turn=1)
+    state = P.apply(P.apply(state, 1, DRAW), 1, PASS)
+    state = P.apply(P.apply(state, 2, DRAW), 2, PASS)
+    state = P.apply(P.apply(state, 0, DRAW), 0, PASS)
+    assert state.stock == ()
+    assert not P.blocked(state)
+    assert P.to_act(state) == 1
+    assert P.legal_moves(state, 1) == [play("5S"), PASS]
+    state = P.apply(state, 1, play("5S"))
+    assert state.pile[-1] == card("5S")
+
+
+def test_a_block_needs_every_player_to_pass_in_turn_with_the_stock_empty() -> None:
+    state = position(["3D", "2C", "4C"], top="10S", stock="6C")
+    state = P.apply(P.apply(state, 0, DRAW), 0, PASS)  # draws the last card: no pass toward a block
+    for seat in (1, 2):
+        state = P.apply(state, seat, PASS)
+        assert state.passes == seat
+        assert P.to_act(state) == (seat + 1) % 3
+    state = P.apply(state, 0, PASS)  # the third pass in a row with the stock empty
+    assert P.to_act(state) is None
+    assert P.blocked(state)
+    assert P.result(state).deltas == (3 + 6, 2, 4)
+    assert "Everyone passed in turn with the stock empty: the hand is blocked." in P.view(state, 1)["last"]
+
+
+def test_passes_made_with_the_stock_empty_start_again_after_a_draw() -> None:
+    # A stored position may say two passes are counted while the stock still has a card (made by an
+    # older engine); the draw of that card and a pass still count for nothing.
+    state = position(["3D", "2C", "4C"], top="10S", stock="6C", passes=2)
+    state = P.apply(P.apply(state, 0, DRAW), 0, PASS)
+    assert state.passes == 0
+    assert P.to_act(state) == 1
 
 
 # --- totals and the end of the game ------------------------------------------------------------

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.engine.cards import Card
-from rules.engine.hawk.deck import PIPS, TRUMPED_BY, trick_winner
+from rules.engine.hawk.deck import PIPS, TRUMPED_BY, winning_index
 from rules.engine.hawk.endgame import best_card
 from rules.engine.hawk.knowledge import Seen, read_view
 from rules.engine.moves import Move
@@ -53,7 +53,7 @@ def _danger(seen: Seen, card: Card) -> float:
     table = (*seen.table, card)
     led = table[0][1]
     trump = TRUMPED_BY[led]
-    best = table[trick_winner(table)]
+    best = table[winning_index(table)]
     strength = PIPS[best]
     if best[1] == trump:
         stronger_trumps = sum(1 for c in seen.unseen if c[1] == trump and PIPS[c] < strength)
@@ -67,7 +67,7 @@ def _danger(seen: Seen, card: Card) -> float:
 
 
 def _wins_now(seen: Seen, card: Card) -> bool:
-    return trick_winner((*seen.table, card)) == len(seen.table)
+    return winning_index((*seen.table, card)) == len(seen.table)
 
 
 def _to_lose(seen: Seen, cards: Sequence[Card]) -> Card:

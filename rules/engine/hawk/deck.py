@@ -48,10 +48,22 @@ def trick_winner(cards: Sequence[Card]) -> int:
 
     The first card's suit is led. The strongest card of the one suit that trumps the led suit
     wins; if nobody trumped, the strongest card of the led suit. Other suits never win.
-    Strength: A beats 2 beats ... beats 10.
+    Strength: A beats 2 beats ... beats 10. A trick no Hawk table can see (a card from outside
+    the forty, or one card twice) is refused rather than given a winner.
     """
     if not cards:
         raise ValueError("an empty trick has no winner")
+    for c in cards:
+        if c not in PIPS:
+            raise ValueError(f"{c!r} is not a Hawk card (the deck is ace to 10 in each suit)")
+    if len(set(cards)) != len(cards):
+        raise ValueError("a card cannot be played twice in one trick")
+    return winning_index(cards)
+
+
+def winning_index(cards: Sequence[Card]) -> int:
+    """The trick winner's index without checks: the engine's own tricks are always valid, and
+    this runs on every trick of random play and of the bot's look-ahead."""
     led = cards[0].suit
     trump = TRUMPED_BY[led]
     best = 0

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 
 from rules.engine.cards import Card
-from rules.engine.hawk.deck import trick_winner
+from rules.engine.hawk.deck import winning_index
 from rules.engine.hawk.knowledge import Seen
 from rules.engine.hawk.scoring import BONUS_KINDS, base_factor, examine_trick, lafh_of
 
@@ -79,7 +79,7 @@ def play_out(seen: Seen, hands: list[list[Card]], first_card: Card, rng: random.
     rand = rng.random
     while True:
         if len(table) == players:
-            winner = (leader + trick_winner(table)) % players
+            winner = (leader + winning_index(table)) % players
             trick_pips, kinds = examine_trick(table, players)
             pips[winner] += trick_pips
             if kinds:

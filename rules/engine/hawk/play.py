@@ -12,7 +12,7 @@ from functools import cache
 from rules.engine.api import Config, Match, RoundResult
 from rules.engine.cards import SUIT_NAMES, Card
 from rules.engine.errors import ConfigError, IllegalMove
-from rules.engine.hawk.deck import DEAL_PACKETS, DECK, TRUMPED_BY, trick_winner
+from rules.engine.hawk.deck import DEAL_PACKETS, DECK, TRUMPED_BY, winning_index
 from rules.engine.hawk.scoring import BONUS_KINDS, tally_tricks
 from rules.engine.hawk.spec import SPEC
 from rules.engine.hawk.state import Deal, State, Trick
@@ -107,7 +107,7 @@ def apply(state: State, seat: int, move: Move) -> State:
     players = len(hands)
     if len(table) < players:
         return State(state.deal, hands, state.leader, table, state.tricks, (seat + 1) % players)
-    winner = (state.leader + trick_winner(table)) % players
+    winner = (state.leader + winning_index(table)) % players
     tricks = (*state.tricks, Trick(state.leader, winner, table))
     return State(state.deal, hands, winner, (), tricks, winner if left else None)
 

@@ -44,7 +44,7 @@ class State:
     stock: tuple[Card, ...]  # face down; stock[0] is the next card drawn
     pile: tuple[Card, ...]  # face up; pile[-1] is the top card
     turn: int | None  # seat to act; None once the round is over
-    passes: int  # turns in a row that ended without a card being played
+    passes: int  # passes in a row made with the stock empty (a draw, or a card played, resets it)
     last: Last  # the last step: who did what with which card
 
     @property

@@ -104,10 +104,11 @@ def apply(state: State, seat: int, move: Move) -> State:
     # kind is "pass"
     if drawn is None and stock:
         raise IllegalMove("You may pass only after drawing, or when the stock is empty: play or draw.")
-    passes = state.passes + 1
     players = state.table.players
-    # Blocked: a whole round of turns without a card played, and nobody can draw any more.
-    stuck = passes >= players and not stock
+    # Only a pass made with the stock empty counts toward a block; a turn that drew (even the last
+    # card) and kept it starts the count again, so a hand never blocks on the draw of the last card.
+    passes = state.passes + 1 if drawn is None else 0
+    stuck = passes >= players
     return build(
         state.table,
         hands,

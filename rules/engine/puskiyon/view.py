@@ -54,7 +54,7 @@ def _last(state: State, viewer: int | None) -> str:
     if state.out is not None:
         sentence += " That was the last card: the hand is over." if mine else f" {who} went out."
     elif state.turn is None:
-        sentence += " Nobody played a card for a whole round and the stock is empty: the hand is blocked."
+        sentence += " Everyone passed in turn with the stock empty: the hand is blocked."
     return sentence
 
 
