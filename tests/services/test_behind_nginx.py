@@ -1,0 +1,363 @@
+"""The production layout: a real nginx (config/nginx/cardclub.conf) in front of two real Daphne processes.
+
+Behind a proxy every request arrives from the proxy's address. These tests make sure the login rate limit
+still counts each client's own address, that a client cannot choose its address by sending its own
+X-Forwarded-For, and that sockets pass through. Clients speak from 127.0.0.2 and 127.0.0.3 (loopback).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import http.client
+import os
+import re
+import ssl
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+import websockets
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+from django.conf import settings
+from django.contrib.auth.hashers import PBKDF2PasswordHasher, make_password
+from django.core.cache import cache
+from django.db import connection
+from django.test import RequestFactory
+
+from accounts.models import User
+from tests.servers import ROOT, Daphne, free_port, wait_for_port
+from tests.services.conftest import database_url
+from tests.sockets import session_cookie
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+NGINX = "/usr/sbin/nginx"
+SITE_CONF = ROOT / "config" / "nginx" / "cardclub.conf"
+FIRST, SECOND = "127.0.0.2", "127.0.0.3"
+PASSWORD = "a-long-test-password-42"
+TOO_MANY = "Too many failed login attempts"
+
+
+@dataclass
+class ProxiedDaphne(Daphne):
+    """A Daphne started with extra command-line options (the README's `--proxy-headers`)."""
+
+    options: tuple[str, ...] = ()
+
+    def start(self) -> ProxiedDaphne:
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", *self.options, "-b", "127.0.0.1", "-p", str(self.port),
+             "config.asgi:application"],
+            cwd=ROOT, env={**os.environ, **self.env}, stdout=log, stderr=subprocess.STDOUT,
+        )
+        wait_for_port(self.port, self.process)
+        return self
+
+
+def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1)).sign(key, hashes.SHA256()))
+    cert_path, key_path = directory / "cert.pem", directory / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def replace_once(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, f"config/nginx/cardclub.conf no longer has exactly one {old!r}"
+    return text.replace(old, new)
+
+
+def site_for_test(*, daphne_ports: list[int], http_port: int, https_port: int, cert: Path, key: Path) -> str:
+    """The shipped site file with only what differs on this machine changed: ports and certificate."""
+    site = SITE_CONF.read_text()
+    upstream = re.search(r"upstream cardclub_daphne \{.*?\n\}", site, re.S)
+    assert upstream, "config/nginx/cardclub.conf has no upstream cardclub_daphne"
+    servers = "".join(f"    server 127.0.0.1:{port};\n" for port in daphne_ports)
+    site = site.replace(upstream.group(0), re.sub(r"(    server 127\.0\.0\.1:\d+;\n)+", servers, upstream.group(0)))
+    site = replace_once(site, "    listen [::]:80;\n", "")
+    site = replace_once(site, "    listen [::]:443 ssl;\n", "")
+    site = replace_once(site, "listen 80;", f"listen 127.0.0.1:{http_port};")
+    site = replace_once(site, "listen 443 ssl;", f"listen 127.0.0.1:{https_port} ssl;")
+    site = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {cert};", site)
+    return re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {key};", site)
+
+
+@dataclass
+class Nginx:
+    directory: Path
+    site: str
+    port: int
+    process: subprocess.Popen | None = None
+
+    def start(self) -> Nginx:
+        (self.directory / "cardclub.conf").write_text(self.site)
+        user = "user root;" if os.geteuid() == 0 else ""  # workers write the temp paths below
+        temp = "\n".join(f"    {kind}_temp_path {self.directory / kind};"
+                         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        (self.directory / "nginx.conf").write_text(f"""
+daemon off;
+{user}
+worker_processes 1;
+pid {self.directory / "nginx.pid"};
+error_log {self.directory / "error.log"} info;
+events {{ worker_connections 256; }}
+http {{
+    access_log {self.directory / "access.log"};
+{temp}
+    include {self.directory / "cardclub.conf"};
+}}
+""")
+        self.process = subprocess.Popen(
+            [NGINX, "-p", str(self.directory), "-c", str(self.directory / "nginx.conf"),
+             "-e", str(self.directory / "error.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_for_port(self.port, self.process, timeout=10)
+        except RuntimeError as error:
+            raise RuntimeError(f"nginx did not start: {self.log()}") from error
+        return self
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def log(self) -> str:
+        path = self.directory / "error.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+
+# The README's layout: nginx sets X-Forwarded-For to the address it saw, Daphne (--proxy-headers) makes
+# that the request's REMOTE_ADDR and allauth, trusting no proxy itself, counts REMOTE_ADDR.
+DAPHNE_OPTIONS = ("--proxy-headers",)
+# The servers run the production settings; only the static files are served unhashed, so that no
+# `collectstatic` is needed for a test.
+SETTINGS = """
+from config.production import *  # noqa: F403
+from config.production import STORAGES
+
+STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+"""
+
+
+@dataclass
+class Site:
+    port: int
+    http_port: int
+    daphnes: list[ProxiedDaphne]
+    nginx: Nginx
+
+    @property
+    def origin(self) -> str:
+        return f"https://127.0.0.1:{self.port}"
+
+
+@pytest.fixture(scope="module")
+def site(django_db_setup: None, django_db_blocker, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    directory = tmp_path_factory.mktemp("nginx")
+    (directory / "behind_nginx_settings.py").write_text(SETTINGS)
+    env = {"DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL, "TRUSTED_PROXY_COUNT": "0",
+           "DJANGO_SETTINGS_MODULE": "behind_nginx_settings", "PYTHONPATH": str(directory),
+           # The tests' own key, so that sessions made here (tests.sockets.session_cookie) are valid there.
+           "SECRET_KEY": settings.SECRET_KEY, "ALLOWED_HOSTS": "127.0.0.1,club.example.org"}
+    daphnes = [ProxiedDaphne(port=free_port(), env=env, log_path=directory / f"daphne-{i}.log", options=DAPHNE_OPTIONS)
+               for i in range(2)]
+    cert, key = self_signed_certificate(directory)
+    port, http_port = free_port(), free_port()
+    nginx = Nginx(directory=directory, port=port, site=site_for_test(
+        daphne_ports=[daphne.port for daphne in daphnes], http_port=http_port, https_port=port, cert=cert, key=key))
+    try:
+        for daphne in daphnes:
+            daphne.start()
+        nginx.start()
+        yield Site(port=port, http_port=http_port, daphnes=daphnes, nginx=nginx)
+    finally:
+        nginx.stop()
+        for daphne in daphnes:
+            daphne.stop()
+        with django_db_blocker.unblock():
+            wait_until_only_we_use_the_database()
+
+
+def wait_until_only_we_use_the_database(timeout: float = 10.0) -> None:
+    """The servers' pooled connections end a moment after they do; the test database is dropped after this."""
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND pid <> pg_backend_pid()")
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.1)
+
+
+def insecure_tls() -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+@dataclass
+class Browser:
+    """A client that speaks to nginx from one loopback address and keeps its cookies."""
+
+    site: Site
+    address: str
+    cookies: dict[str, str] = field(default_factory=dict)
+
+    def request(self, method: str, path: str, *, form: Mapping[str, str] | None = None,
+                headers: Sequence[tuple[str, str]] = ()) -> tuple[int, str, str]:
+        conn = http.client.HTTPSConnection("127.0.0.1", self.site.port, timeout=30,
+                                           source_address=(self.address, 0), context=insecure_tls())
+        try:
+            conn.putrequest(method, path, skip_accept_encoding=True)
+            all_headers = [("Origin", self.site.origin), *headers]
+            if self.cookies:
+                all_headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items())))
+            body = urlencode(form).encode() if form is not None else b""
+            if form is not None:
+                all_headers += [("Content-Type", "application/x-www-form-urlencoded"),
+                                ("Content-Length", str(len(body)))]
+            for name, value in all_headers:
+                conn.putheader(name, value)
+            conn.endheaders(body or None)
+            response = conn.getresponse()
+            for header in response.headers.get_all("Set-Cookie") or []:
+                for name, morsel in SimpleCookie(header).items():
+                    self.cookies[name] = morsel.value
+            return response.status, response.headers.get("Location", ""), response.read().decode()
+        finally:
+            conn.close()
+
+    def log_in(self, login: str, password: str, *, headers: Sequence[tuple[str, str]] = ()) -> tuple[int, str, str]:
+        status, _, page = self.request("GET", "/accounts/login/")
+        assert status == 200, page
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        assert token, page
+        return self.request("POST", "/accounts/login/", headers=headers,
+                            form={"login": login, "password": password, "csrfmiddlewaretoken": token.group(1)})
+
+
+def rate_limit_keys(*addresses: str) -> list[str]:
+    """allauth's per-address buckets for failed logins, as the servers name them in the shared cache."""
+    from allauth.core.internal.ratelimit import get_cache_key, parse_rates
+
+    rates = [rate for rate in parse_rates(settings.ACCOUNT_RATE_LIMITS["login_failed"]) if rate.per == "ip"]
+    assert rates, "the failed-login limit no longer counts per address"
+    return [get_cache_key(RequestFactory().post("/", REMOTE_ADDR=address), app="allauth.account",
+                          action="login_failed", rate=rate) for address in addresses for rate in rates]
+
+
+@pytest.fixture
+def fresh_limits() -> Iterator[None]:
+    """The limits live in Redis, which outlives a test run: start and end with these addresses' buckets empty."""
+    keys = rate_limit_keys("127.0.0.1", FIRST, SECOND)
+    cache.delete_many(keys)
+    yield
+    cache.delete_many(keys)
+
+
+@pytest.fixture
+def alice(make_member) -> User:
+    user = make_member(f"alice{uuid.uuid4().hex[:8]}")
+    # The servers hash with the project's hashers, not the tests' fast one.
+    user.password = make_password(PASSWORD, hasher=PBKDF2PasswordHasher())
+    user.save(update_fields=["password"])
+    return user
+
+
+def fail_until_limited(browser: Browser, *, headers: Sequence[tuple[str, str]] = ()) -> int:
+    """Fails logins (each for another unknown member, so only the per-address limit fills) until refused."""
+    for attempt in range(1, 30):
+        status, _, page = browser.log_in(f"nobody-{uuid.uuid4().hex[:12]}", "wrong-password", headers=headers)
+        assert status == 200, page
+        if TOO_MANY in page:
+            return attempt
+    raise AssertionError("the failed-login limit never applied")
+
+
+def test_an_address_that_keeps_failing_is_limited_and_another_address_is_not(
+    site: Site, alice: User, fresh_limits: None
+) -> None:
+    first, second = Browser(site, FIRST), Browser(site, SECOND)
+
+    assert fail_until_limited(first) == 11  # "10/m/ip": ten failures a minute, then refused
+    _, _, page = first.log_in(alice.username, PASSWORD)
+    assert TOO_MANY in page, "the limited address logged in with the right password"
+
+    status, location, page = second.log_in(alice.username, PASSWORD)
+    assert (status, location) == (302, "/lobby/"), page[:2000]
+
+
+def test_a_forged_x_forwarded_for_neither_escapes_the_limit_nor_moves_it_onto_another_address(
+    site: Site, alice: User, fresh_limits: None
+) -> None:
+    """A client naming someone else's address in its own X-Forwarded-For is still counted as itself."""
+    forger, victim = Browser(site, FIRST), Browser(site, SECOND)
+
+    assert fail_until_limited(forger, headers=[("X-Forwarded-For", SECOND)]) == 11
+    # Two headers now, naming addresses never seen: Daphne would take the first one's first entry.
+    _, _, page = forger.log_in(alice.username, PASSWORD,
+                               headers=[("X-Forwarded-For", "127.0.0.9"), ("X-Forwarded-For", "127.0.0.8")])
+    assert TOO_MANY in page, "a forged X-Forwarded-For escaped the limit"
+
+    status, location, page = victim.log_in(alice.username, PASSWORD)
+    assert (status, location) == (302, "/lobby/"), page[:2000]
+
+
+def test_the_lobby_socket_connects_through_nginx(site: Site, alice: User) -> None:
+    cookie = session_cookie(alice)
+
+    async def first_message() -> str:
+        async with websockets.connect(
+            f"wss://127.0.0.1:{site.port}/ws/lobby/", origin=site.origin, ssl=insecure_tls(),
+            additional_headers={"Cookie": f"sessionid={cookie}"}, local_addr=(SECOND, 0),
+        ) as sock:
+            return await asyncio.wait_for(sock.recv(), timeout=10)
+
+    message = asyncio.run(first_message())
+    assert re.search(r'data-count="\d+"', message), message
+
+
+def test_nginx_answers_plain_http_with_a_redirect_to_https(site: Site) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", site.http_port, timeout=10)
+    try:
+        conn.request("GET", "/lobby/", headers={"Host": "club.example.org"})
+        response = conn.getresponse()
+        assert (response.status, response.headers["Location"]) == (301, "https://club.example.org/lobby/")
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize(("environment", "trusted"), [({}, 0), ({"TRUSTED_PROXY_COUNT": "2"}, 2)])
+def test_the_number_of_trusted_proxies_comes_from_the_environment(environment: dict[str, str], trusted: int) -> None:
+    """0 (the layout above: allauth counts REMOTE_ADDR); N where N appending proxies stand before Daphne."""
+    env = {k: v for k, v in os.environ.items() if k != "TRUSTED_PROXY_COUNT"}
+    probe = ("import django; django.setup(); from django.conf import settings as s; "
+             "from allauth import app_settings as a; print(s.ALLAUTH_TRUSTED_PROXY_COUNT, a.TRUSTED_PROXY_COUNT)")
+    result = subprocess.run([sys.executable, "-c", probe], env={**env, **environment, "DJANGO_SETTINGS_MODULE":
+                            "config.production", "SECRET_KEY": "x" * 60, "ALLOWED_HOSTS": "club.example.org"},
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [str(trusted), str(trusted)]
