@@ -8,6 +8,7 @@ from django import forms
 
 from rules.engine import registry
 from rules.engine.api import GameSpec
+from tables.request_numbers import WholeNumberField
 from tables.services.tables import TURN_SECONDS_RANGE
 
 OPTION_PREFIX = "opt_"
@@ -27,7 +28,7 @@ def choose_game(form: forms.Form, game: str | None) -> GameSpec:
 class NewTableForm(forms.Form):
     game = forms.ChoiceField(choices=[])
     players = forms.TypedChoiceField(coerce=int, choices=[])
-    turn_seconds = forms.IntegerField(
+    turn_seconds = WholeNumberField(
         label="Seconds per turn", initial=60, min_value=TURN_SECONDS_RANGE[0], max_value=TURN_SECONDS_RANGE[1],
         help_text="When time runs out, a bot plays that turn.",
     )
@@ -54,8 +55,8 @@ class NewTableForm(forms.Form):
         if option.kind == "bool":
             return forms.BooleanField(label=option.label, required=False, initial=option.default,
                                       help_text=option.help)
-        return forms.IntegerField(label=option.label, initial=option.default, min_value=option.minimum,
-                                  max_value=option.maximum, help_text=option.help)
+        return WholeNumberField(label=option.label, initial=option.default, min_value=option.minimum,
+                                max_value=option.maximum, help_text=option.help)
 
     def game_options(self) -> dict[str, Any]:
         return {

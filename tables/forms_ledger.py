@@ -13,6 +13,7 @@ from django import forms
 
 from rules.engine import registry
 from rules.engine.hawk import BONUS_KINDS
+from tables.request_numbers import WholeNumberField
 
 _SPLIT = re.compile(r"[\s,;]+")
 
@@ -68,7 +69,7 @@ class SheepsheadResultForm(forms.Form):
     leaster_tricks = forms.CharField(
         required=False, max_length=100, label="Leaster tricks", help_text="Leaster: each player's tricks, same order."
     )
-    stake_cents = forms.IntegerField(initial=100, label="Stake (cents)")
+    stake_cents = WholeNumberField(initial=100, label="Stake (cents)")
     played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}),
                                 help_text="Empty: today.")
     note = forms.CharField(required=False, max_length=200)
@@ -131,7 +132,7 @@ class CorrectionForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.entries = entries
         for entry in entries:
-            self.fields[f"amount_{entry.pk}"] = forms.IntegerField(
+            self.fields[f"amount_{entry.pk}"] = WholeNumberField(
                 initial=entry.amount, label=f"{entry.label} (seat {entry.seat + 1})",
                 help_text="cents" if entry.unit == "cents" else "points",
             )

@@ -234,9 +234,13 @@ def round_members(round: Round) -> set[int]:
     return ids
 
 
-def can_replay(user: User, round: Round) -> bool:
-    """Members replay their own finished rounds only: the hands of another member's round are not theirs."""
-    return bool(user.is_authenticated and round.over and user.pk in round_members(round))
+def can_see_round(user: User, round: Round) -> bool:
+    """Whether `user` may see a finished round's hands: its replay, and its seed (which deals them all
+    again, so the fair-deal check too). Its players and the club's staff may; to anyone else, and to
+    everyone while the round is not over, the round does not exist."""
+    if not (user.is_authenticated and round.over):
+        return False
+    return bool(user.is_staff or user.pk in round_members(round))
 
 
 @dataclass

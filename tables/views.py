@@ -16,6 +16,7 @@ from tables import snapshots
 from tables.forms import NewTableForm
 from tables.models import Table
 from tables.rendering import render_board, snapshot_html
+from tables.request_numbers import whole_number
 from tables.selectors import lobby_tables, my_tables
 from tables.services import play
 from tables.services import tables as table_services
@@ -85,10 +86,10 @@ def _refused(request: HttpRequest, found: Table, error: TableError) -> HttpRespo
 
 
 def _version(request: HttpRequest) -> int:
-    raw = request.POST.get("version", "")
-    if not raw.isdigit() or len(raw) > 9:
+    version = whole_number(request.POST.get("version"))
+    if version is None:
         raise TableError("This request carries no table version; reload the page.")
-    return int(raw)
+    return version
 
 
 def _after(request: HttpRequest, code: str, version: object = None) -> HttpResponse:
@@ -153,9 +154,9 @@ def add_bot(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def remove_bot(request: HttpRequest, code: str) -> HttpResponse:
     def remove(table: Table) -> None:
-        raw = request.POST.get("position", "")
-        if not raw.isdigit():
+        position = whole_number(request.POST.get("position"))
+        if position is None:
             raise TableError("Say which seat's bot to remove.")
-        table_services.remove_bot(table_id=table.pk, user=request.user, position=int(raw))
+        table_services.remove_bot(table_id=table.pk, user=request.user, position=position)
 
     return _table_action(request, code, remove)

@@ -2,24 +2,25 @@
 
 Thin views: they parse the query string, ask one selector (or the fairness check) and render.
 A member sees their own entries and rounds only; other members appear in the standings (names
-and balances per game) and nowhere else. Replays exist only for finished rounds the member played.
+and balances per game) and nowhere else. A finished round's replay and fair-deal check (its seed
+deals every hand again) exist for its players and the club's staff only.
 """
 
 from __future__ import annotations
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 
 from rules.engine import registry
 from tables.forms_ledger import PeriodForm
 from tables.models import Round
+from tables.request_numbers import whole_number
 from tables.selectors_history import (
     LOWER_IS_BETTER,
-    can_replay,
+    can_see_round,
     member_history,
     replay_step,
-    round_members,
     standings,
 )
 from tables.services.fairness import DealNotRevealed, verify_deal
@@ -31,7 +32,7 @@ def my_history(request: HttpRequest) -> HttpResponse:
     form = PeriodForm(request.GET or None)
     period = form.period() if request.GET else {"game": None, "start": None, "end": None}
     history = member_history(user=request.user, **period)
-    page = Paginator(history.rows, HISTORY_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(history.rows, HISTORY_PAGE).get_page(whole_number(request.GET.get("page"), low=1))
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "tables/history/mine.html", {
@@ -52,29 +53,34 @@ def standings_page(request: HttpRequest) -> HttpResponse:
 
 
 def _step(request: HttpRequest) -> int:
-    raw = request.GET.get("step", "0")
-    return int(raw) if raw.isdigit() and len(raw) < 6 else 0
+    """The replay's step; anything but a number shows the deal (the replay clamps a step past the end)."""
+    return whole_number(request.GET.get("step")) or 0
+
+
+def _finished_round(request: HttpRequest, round_id: int) -> Round:
+    """The round, if the viewer may see its hands; otherwise the same 404 as for no round at all."""
+    found = Round.objects.select_related("match__table").filter(pk=round_id).first()
+    if found is None or not can_see_round(request.user, found):
+        raise Http404("No finished round of yours has this number.")
+    return found
 
 
 def round_replay(request: HttpRequest, round_id: int) -> HttpResponse:
-    found = get_object_or_404(Round.objects.select_related("match__table"), pk=round_id)
-    if not can_replay(request.user, found):
-        raise Http404("No finished round of yours has this number.")
+    found = _finished_round(request, round_id)
     replay = replay_step(round=found, step=_step(request))
     template = "tables/history/replay.html#replay-panel" if request.htmx else "tables/history/replay.html"
     return render(request, template, {"replay": replay})
 
 
 def fair_deal(request: HttpRequest, round_id: int) -> HttpResponse:
-    """Any member may check any finished round's deal; the cards are shown to its players only."""
+    """The check shows the seed, and the seed deals every hand again: it is for the round's players and staff."""
+    found = _finished_round(request, round_id)
     try:
-        check = verify_deal(round_id=round_id)
+        check = verify_deal(round_id=found.pk)
     except DealNotRevealed as error:
         raise Http404(str(error)) from None
-    found = Round.objects.select_related("match__table").get(pk=round_id)
-    played = request.user.pk in round_members(found)
     return render(request, "tables/history/fair.html", {
-        "check": check, "round": found, "show_cards": played, "can_replay": played,
+        "check": check, "round": found,
         "seat_rows": list(zip(range(1, len(check.redealt) + 1), check.redealt, check.recorded, check.seats_ok,
                               strict=False)),
     })

@@ -22,9 +22,11 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from accounts.models import User
+from tables.admin.lookups import DeclaredLookupsOnly
 from tables.admin.readonly import ReadOnlyAdmin
 from tables.forms_ledger import CorrectionForm, HawkResultForm, PeriodForm, SheepsheadResultForm
 from tables.models import InPersonRecord, LedgerEntry
+from tables.request_numbers import record_id
 from tables.selectors_history import balances, in_period, money_text
 from tables.services import inperson
 from tables.services.errors import TableError
@@ -91,12 +93,12 @@ class MemberListFilter(admin.SimpleListFilter):
         value = self.value()
         if value == "bots":
             return queryset.filter(is_bot=True)
-        if value and value.isdigit():
-            return queryset.filter(member_id=int(value))
+        if (member := record_id(value)) is not None:
+            return queryset.filter(member_id=member)
         return queryset
 
 
-class ReadOnlyRecords(ReadOnlyAdmin):
+class ReadOnlyRecords(DeclaredLookupsOnly, ReadOnlyAdmin):
     """Records of the books: viewable, never added, changed or deleted through the admin."""
 
     def page(self, request: HttpRequest, template: str, title: str, **context: Any) -> TemplateResponse:
@@ -172,10 +174,10 @@ class LedgerEntryAdmin(ReadOnlyRecords):
         source = request.GET.get("round") or request.POST.get("round")
         other = request.GET.get("in_person") or request.POST.get("in_person")
         entries = LedgerEntry.objects.filter(reversed_by__isnull=True).exclude(kind=LedgerEntry.Kind.REVERSAL)
-        if source and source.isdigit():
-            entries = entries.filter(round_id=int(source))
-        elif other and other.isdigit():
-            entries = entries.filter(in_person_id=int(other))
+        if (round_id := record_id(source)) is not None:
+            entries = entries.filter(round_id=round_id)
+        elif (in_person_id := record_id(other)) is not None:
+            entries = entries.filter(in_person_id=in_person_id)
         else:
             messages.error(request, "Choose the round (or in-person result) to correct from the ledger.")
             return redirect("admin:tables_ledgerentry_changelist")

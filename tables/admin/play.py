@@ -21,10 +21,14 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from accounts.models import User
+from tables.admin.actions import with_reason
 from tables.admin.ledger import csv_response
-from tables.admin.readonly import ReadOnlyAdmin
+from tables.admin.lookups import DeclaredLookupsOnly
+from tables.admin.readonly import ReadOnlyAdmin, ReadOnlyInline
 from tables.models import Match, Move, Round, Seat, Table
+from tables.request_numbers import record_id, whole_number
 from tables.selectors_history import money_text, replay_step, seat_names
+from tables.services.admin_actions import close_table, void_round
 
 HIDDEN = "hidden until the round is over"
 
@@ -46,43 +50,54 @@ def member_filter(path_to_user: str) -> type[admin.SimpleListFilter]:
 
         def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
             value = self.value()
-            if value and value.isdigit():
-                return queryset.filter(**{path_to_user: int(value)}).distinct()
+            if (member := record_id(value)) is not None:
+                return queryset.filter(**{path_to_user: member}).distinct()
             return queryset
 
     return MemberFilter
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
     fields = ("position", "user", "is_bot", "away", "ready", "joined_at")
     readonly_fields = fields
-    can_delete = False
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
+
+def may_change_play(request: HttpRequest) -> bool:
+    """Closing tables and voiding rounds: for staff who may change tables (superusers may)."""
+    return request.user.has_perm("tables.change_table")
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
+    """Read-only: a running table changes only through services (editing one broke it). Staff close one
+    with the action, which asks why and records it."""
+
     list_display = ("code", "game", "name", "status", "seat_count", "private", "created_by", "created_at")
     list_filter = ("game", "status", member_filter("seats__user"), "private", "created_at")
     search_fields = ("code", "name", "seats__user__username", "seats__user__display_name")
-    readonly_fields = ("code", "version", "created_at", "started_at", "finished_at")
+    readonly_fields = ("code", "version", "created_at", "started_at", "finished_at", "closed_by", "close_reason")
     inlines = [SeatInline]
     date_hierarchy = "created_at"
+    actions = ["close_tables"]
+
+    def has_close_permission(self, request: HttpRequest) -> bool:
+        return may_change_play(request)
+
+    @admin.action(description="Close the selected tables…", permissions=["close"])
+    def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
+        return with_reason(
+            self, request, queryset, action="close_tables", title="Close tables", button="Close them", done="Closed",
+            intro="Each table ends now: the round being played is voided (nobody is paid, its seed and moves "
+                  "become reviewable), the match ends, and the members are free to sit elsewhere.",
+            service=lambda table, reason: close_table(table_id=table.pk, admin=request.user, reason=reason),
+        )
 
 
-class MoveInline(admin.TabularInline):
+class MoveInline(ReadOnlyInline):
     model = Move
-    extra = 0
     fields = ("seq", "seat", "text", "actor", "user", "table_version", "created_at")
     readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
 
 ROUND_CSV_HEADER = ["id", "table", "game", "round", "started_at", "finished_at", "over", "players", "deltas",
@@ -105,16 +120,17 @@ def round_rows(rounds: QuerySet[Round]) -> Any:
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnlyAdmin):
+class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     list_display = ("__str__", "game", "number", "over", "started_at", "finished_at", "replay_link")
     list_filter = ("over", "match__table__game", member_filter("match__table__seats__user"), "started_at")
     search_fields = ("match__table__code", "match__table__seats__user__username")
     list_select_related = ("match__table",)
     fields = ("match", "number", "commitment", "salt", "seed_shown", "over", "result_shown", "match_before_shown",
-              "state_shown", "moves_note", "deadline", "started_at", "finished_at")
+              "state_shown", "moves_note", "deadline", "started_at", "finished_at", "voided_at", "voided_by",
+              "void_reason")
     readonly_fields = fields
     date_hierarchy = "started_at"
-    actions = ["export_csv"]
+    actions = ["export_csv", "void_rounds"]
     change_list_template = "tables/history/admin_round_changelist.html"
 
 
@@ -131,6 +147,8 @@ class RoundAdmin(ReadOnlyAdmin):
 
     @admin.display(description="result")
     def result_shown(self, obj: Round) -> str:
+        if obj.voided:
+            return "voided: nobody was paid"
         return _pretty(obj.result) if obj.over else HIDDEN
 
     @admin.display(description="match before the deal")
@@ -158,6 +176,19 @@ class RoundAdmin(ReadOnlyAdmin):
     def export_csv(self, request: HttpRequest, queryset: QuerySet[Round]) -> StreamingHttpResponse:
         return csv_response("rounds.csv", ROUND_CSV_HEADER, round_rows(queryset))
 
+    def has_void_permission(self, request: HttpRequest) -> bool:
+        return may_change_play(request)
+
+    @admin.action(description="Void the selected unfinished rounds…", permissions=["void"])
+    def void_rounds(self, request: HttpRequest, queryset: QuerySet[Round]) -> TemplateResponse | None:
+        return with_reason(
+            self, request, queryset, action="void_rounds", title="Void rounds", button="Void them", done="Voided",
+            intro="Each round ends unpaid (no ledger entries; its seed and moves become reviewable) and its table, "
+                  "if still playing, deals the next round from the match as it stood. A finished round is not "
+                  "voided: correct it through the ledger.",
+            service=lambda rnd, reason: void_round(round_id=rnd.pk, admin=request.user, reason=reason),
+        )
+
     def get_urls(self) -> list[Any]:
         wrap = self.admin_site.admin_view
         return [
@@ -181,21 +212,22 @@ class RoundAdmin(ReadOnlyAdmin):
             "title": f"Replay of {found}", "hidden": HIDDEN,
         }
         if found.over:
-            raw = request.GET.get("step", "")
+            step = whole_number(request.GET.get("step"))
             steps = [replay_step(round=found, step=0)]
-            if raw.isdigit():
-                steps.append(replay_step(round=found, step=int(raw)))
-            context.update(deal=steps[0], current=steps[-1] if raw.isdigit() else None)
+            if step is not None:
+                steps.append(replay_step(round=found, step=step))
+            context.update(deal=steps[0], current=steps[-1] if step is not None else None)
         elif request.GET.get("step"):
             raise Http404(HIDDEN)
         return TemplateResponse(request, "tables/history/admin_replay.html", context)
 
 
 @admin.register(Move)
-class MoveAdmin(ReadOnlyAdmin):
+class MoveAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     list_display = ("round", "game", "seq", "seat", "text_shown", "actor", "user", "created_at")
     list_filter = ("round__match__table__game", "actor", member_filter("user"), "created_at")
     search_fields = ("round__match__table__code", "user__username")
+    extra_lookups = ("round",)  # the moves of one round
     list_select_related = ("round__match__table", "user")
     fields = ("round", "seq", "seat", "text_shown", "actor", "user", "table_version", "created_at")
     readonly_fields = fields
@@ -212,7 +244,7 @@ class MoveAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Match)
-class MatchAdmin(ReadOnlyAdmin):
+class MatchAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     list_display = ("table", "over", "started_at", "finished_at")
     list_filter = ("over", "table__game", member_filter("table__seats__user"), "started_at")
     fields = ("table", "config", "seed_shown", "public_state", "state_shown", "over", "winners", "started_at",

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from tables.admin.lookups import DeclaredLookupsOnly
 from tables.admin.readonly import ReadOnlyAdmin
 from tables.models import QueueRequest
 
 
 @admin.register(QueueRequest)
-class QueueRequestAdmin(ReadOnlyAdmin):
+class QueueRequestAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     list_display = ("user", "game", "players_wanted", "band", "state", "created_at", "expires_at", "ended_at",
                     "table", "with_bots")
     list_filter = ("state", "game", "with_bots", "created_at")

@@ -45,9 +45,20 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_closed", null=True, blank=True,
+        help_text="The admin who closed the table (at `finished_at`); empty if it ended by play.",
+    )
+    close_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(closed_by__isnull=True) | (Q(status="abandoned") & ~Q(close_reason="")),
+                name="closed_tables_name_a_reason",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} table {self.code}"
@@ -108,7 +119,11 @@ class Match(models.Model):
 
 
 class Round(models.Model):
-    """One deal. `seed` stays secret until the round is over; `commitment` is public from the deal."""
+    """One deal. `seed` stays secret until the round is over; `commitment` is public from the deal.
+
+    An admin may void a round that is not over: it is then over (its seed and moves may be reviewed)
+    with no result and no ledger entries, and `voided_at`, `voided_by` and `void_reason` say so.
+    """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
@@ -123,13 +138,29 @@ class Round(models.Model):
     moves_made = models.PositiveIntegerField(default=0, help_text="Moves recorded so far (the last one's seq).")
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rounds_voided", null=True, blank=True
+    )
+    void_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["match", "number"]
-        constraints = [models.UniqueConstraint(fields=["match", "number"], name="one_round_per_number")]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_round_per_number"),
+            models.CheckConstraint(
+                condition=Q(voided_at__isnull=True)
+                | (Q(over=True) & Q(result__isnull=True) & Q(voided_by__isnull=False) & ~Q(void_reason="")),
+                name="voided_rounds_are_over_unpaid_and_explained",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"round {self.number} of {self.match}"
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_at is not None
 
 
 class Move(models.Model):

@@ -81,18 +81,43 @@ def test_the_command_passes_a_fair_deal_and_fails_a_changed_seed(make_member, ca
         call_command("verify_deal", "999999")
 
 
-def test_the_fair_deal_page_shows_the_check_to_members_and_cards_only_to_players(make_member) -> None:
+def test_a_finished_rounds_fair_page_and_replay_are_for_its_players_and_staff(make_member) -> None:
+    """The seed deals every hand again: a member who did not play the round learns nothing of it."""
     ann, stranger = make_member("ann"), make_member("stranger")
+    boss = make_member("boss", is_staff=True)
     table = finished_table("sheepshead", [ann], bots=4)
     rnd = Round.objects.get(match__table=table, number=1)
-    player = Client()
-    player.force_login(ann)
-    page = player.get(reverse("fair_deal", args=[rnd.pk])).content.decode()
-    assert 'data-ok="true"' in page and rnd.commitment in page and rnd.seed in page
-    assert page.count('<span class="card') == 2 * 5 * 6  # every seat's hand, dealt again and as recorded
+    fair, replay = reverse("fair_deal", args=[rnd.pk]), reverse("round_replay", args=[rnd.pk])
+    for viewer in (ann, boss):
+        client = Client()
+        client.force_login(viewer)
+        page = client.get(fair)
+        assert page.status_code == 200, viewer
+        text = page.content.decode()
+        assert 'data-ok="true"' in text and rnd.commitment in text and rnd.seed in text
+        assert text.count('<span class="card') == 2 * 5 * 6  # every seat's hand, dealt again and as recorded
+        assert client.get(replay).status_code == 200, viewer
+        assert client.get(replay, {"step": "3"}, HTTP_HX_REQUEST="true").status_code == 200, viewer
     other = Client()
     other.force_login(stranger)
-    seen = other.get(reverse("fair_deal", args=[rnd.pk])).content.decode()
-    assert 'data-ok="true"' in seen
-    assert "the cards are shown to the round" in seen
-    assert '<span class="card' not in seen
+    for url in (fair, replay):
+        for extra in ({}, {"HTTP_HX_REQUEST": "true"}):
+            response = other.get(url, {"step": "3"}, **extra)
+            assert response.status_code == 404, url
+            assert rnd.seed not in response.content.decode()
+            assert rnd.commitment not in response.content.decode()
+
+
+def test_an_unfinished_round_has_no_fair_page_or_replay_for_anyone(make_member) -> None:
+    ann, stranger = make_member("ann"), make_member("stranger")
+    boss = make_member("boss", is_staff=True, is_superuser=True)
+    table = full_table("hawk", [ann], bots=3)
+    rnd = current_round(table)
+    assert not rnd.over
+    for viewer in (ann, stranger, boss):
+        client = Client()
+        client.force_login(viewer)
+        for url in (reverse("fair_deal", args=[rnd.pk]), reverse("round_replay", args=[rnd.pk])):
+            response = client.get(url)
+            assert response.status_code == 404, (viewer, url)
+            assert rnd.seed not in response.content.decode()
