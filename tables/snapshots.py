@@ -17,20 +17,55 @@ carry their id and names only (no password hash or e-mail goes to the cache).
 
 from __future__ import annotations
 
+import hashlib
+import sys
 import threading
 from collections import OrderedDict
 from copy import copy
 from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
 from typing import Any
 
+import django
 from django.conf import settings
 from django.core.cache import cache
 
+import accounts.models
+import rules.engine
+import tables.models
 from accounts.models import User
 from tables.models import Match, Round, Seat, Table
 
 KEPT = 512  # versions kept: one a move, used within moments (512 is seconds at a hundred moves a second)
 SHARED_SECONDS = 60
+
+
+def _pickled_sources() -> tuple[Path, ...]:
+    """Every file defining a class of this project that a shared snapshot pickles: the engine (its states),
+    the models and this module (tests/tables/test_backstops.py checks a real snapshot against this list)."""
+    files = [path for package in (rules.engine, tables.models) for path in Path(package.__file__).parent.rglob("*.py")]
+    return tuple(sorted({path.resolve() for path in [*files, Path(accounts.models.__file__), Path(__file__)]}))
+
+
+def _release(sources: tuple[Path, ...]) -> str:
+    """The code that pickles and unpickles shared snapshots, named by the project's version, Django's and
+    Python's, and a hash of the source of every class in a snapshot. It is part of the shared key, so in a
+    rolling deploy the processes of two releases never unpickle each other's snapshots (whose classes may
+    differ): each reads its own or the database. It changes with any edit to those files, version or not."""
+    try:
+        version = metadata.version("cardclub")
+    except metadata.PackageNotFoundError:
+        version = "unversioned"
+    digest = hashlib.sha256(f"{version} django {django.get_version()} python {sys.version_info[:2]}".encode())
+    root = Path(__file__).resolve().parent.parent
+    for path in sources:
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+RELEASE_SOURCES = _pickled_sources()
+RELEASE = _release(RELEASE_SOURCES)
 
 
 @dataclass(frozen=True)
@@ -88,7 +123,7 @@ def _keep(key: tuple[str, int], snapshot: TableSnapshot) -> None:
 
 
 def _shared_key(code: str, version: int) -> str:
-    return f"snapshot:{code}:{version}"
+    return f"snapshot:{RELEASE}:{code}:{version}"
 
 
 def recall_here(code: str, version: int) -> TableSnapshot | None:

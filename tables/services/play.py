@@ -12,7 +12,6 @@ import hashlib
 import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -77,6 +76,7 @@ class Live:
     next_seq: int
     moves: list[Move]
     loaded_version: int
+    paused: bool = False  # the round was already over when loaded: its pause before the next has a deadline
     match_changed: bool = False
     made: list[tuple[str, int]] = field(default_factory=list)  # (actor, seat) of the moves made here, in order
 
@@ -100,6 +100,7 @@ class Live:
             next_seq=last + 1,
             moves=[],
             loaded_version=table.version,
+            paused=current.over,
         )
 
     def seat_to_act(self) -> int | None:
@@ -177,7 +178,13 @@ class Live:
         )
         if updated != 1:
             raise StaleVersion("The table changed while you moved; nothing was changed. Try again.")
-        transaction.on_commit(partial(snapshots.remember, self._snapshot()))  # before the push announces it
+        snapshot = self._snapshot()
+
+        def remember_snapshot() -> None:  # named: Django's log of a failed robust callback reads its __qualname__
+            snapshots.remember(snapshot)
+
+        # Before the push announces it; robust: a cache that fails is logged and the push still goes out.
+        transaction.on_commit(remember_snapshot, robust=True)
         push.table_changed(self.table)
         if self.table.status == Table.Status.FINISHED:
             push.lobby_changed()
@@ -196,13 +203,17 @@ class Live:
         if self.match.over:
             return None
         if self.round.over:
+            if self.paused and self.round.deadline is not None:
+                return self.round.deadline  # the pause runs from the round's end: nobody's click stretches it
             return now + NEXT_ROUND_PAUSE
         return now + timedelta(seconds=self.table.turn_seconds)
 
 
 def begin_match(table: Table, seats: list[Seat] | None = None) -> None:
     """Deal the first round of a full table (called inside the seat-filling transaction, with the table
-    as that transaction last wrote it; `seats`, if the caller has them, in position order)."""
+    as that transaction last wrote it; `seats`, if the caller has them, in position order). The callers
+    (tables.services.tables) have checked, under the members' row locks, that no member seated here is
+    playing at another running table: the club's rule lives there, in `_ensure_all_free`."""
     spec = registry.spec(table.game)
     config = spec.make_config(table.seat_count, table.options)
     game = registry.game(table.game)
@@ -317,6 +328,12 @@ def ready_for_next_round(*, table_id: int, user: User, expected_version: int) ->
         else:
             _next_round(live)  # deals with the same table object, so its version is the new one
         return live.table.version
+
+
+def deal_in_place_of_voided(live: Live) -> None:
+    """Deal the next round in place of `live`'s current one, which an admin has just voided (and saved).
+    The match stands as it did before that round: a voided round moves no totals and no dealer."""
+    _next_round(live)
 
 
 def _next_round(live: Live) -> None:

@@ -20,7 +20,7 @@ from rules.engine.errors import ConfigError
 from tables import push
 from tables.models import QueueRequest, Seat, Table
 from tables.services.errors import NotAllowed, NotSeated, TableError, TableFull
-from tables.services.play import begin_match, bots_play_on, locked_table, seat_of
+from tables.services.play import begin_match, bots_play_on, locked_table, seat_of, seats_at
 
 TURN_SECONDS_RANGE = (10, 600)
 
@@ -90,6 +90,7 @@ def join_table(*, table_id: int, user: User, position: int | None = None) -> Sea
             return mine
         if table.status != Table.Status.OPEN:
             raise TableFull("This table is already playing; you can watch it.")
+        _lock_members_if_filling(table, user)
         ensure_free_to_sit(user, table=table)
         candidates = Seat.objects.filter(table=table, user__isnull=True, is_bot=False)
         if position is not None:
@@ -144,6 +145,8 @@ def add_bot(*, table_id: int, user: User) -> Seat:
             raise NotSeated("Only players at this table can add a bot.")
         if table.status != Table.Status.OPEN:
             raise TableError("Bots can only be added before the match starts.")
+        _lock_members_if_filling(table, user)
+        ensure_free_to_sit(user, table=table)  # as for joining: no filling a table while playing elsewhere
         for seat in Seat.objects.filter(table=table, user__isnull=True, is_bot=False).order_by("position"):
             if Seat.objects.filter(pk=seat.pk, user__isnull=True, is_bot=False).update(
                 is_bot=True, joined_at=timezone.now()
@@ -184,8 +187,7 @@ def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_o
     a statement of its own so that, under READ COMMITTED, it sees whatever the lock waited for. Plain
     SQL: this runs for every join and every quick-play request, and the ORM would cost more than it."""
     ids = sorted({user.pk for user in users})
-    if connection.features.has_select_for_update:
-        list(User.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
+    _lock_members(ids)
     seat, tbl, queue, user = (Seat._meta.db_table, Table._meta.db_table, QueueRequest._meta.db_table,
                               User._meta.db_table)
     placeholders = ", ".join(["%s"] * len(ids))
@@ -213,9 +215,11 @@ def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_o
             if table is not None:
                 seats = seats.exclude(table=table)
             found = seats.select_related("table").first()
+            subject = who(user_id)
+            then = ("finish there or leave that table first." if subject == "You are"
+                    else "this table can start once they have finished or left there.")
             raise NotAllowed(
-                f"{who(user_id)} already playing at {found.table.get_game_display()} table {found.table.code}; "
-                "finish there or leave that table first."
+                f"{subject} already playing at {found.table.get_game_display()} table {found.table.code}; {then}"
             )
         if waiting and not waiting_ok:
             request = QueueRequest.objects.filter(user_id=user_id, state=QueueRequest.State.WAITING).first()
@@ -272,10 +276,34 @@ def create_full_table(
     return table
 
 
+def _lock_members(ids: list[int]) -> None:
+    """The members' row locks (PostgreSQL), always taken in id order so that two transactions never wait
+    on each other; SQLite's one writer needs none."""
+    if connection.features.has_select_for_update:
+        list(User.objects.select_for_update().filter(pk__in=sorted(ids)).order_by("pk").values_list("pk", flat=True))
+
+
+def _lock_members_if_filling(table: Table, user: User) -> None:
+    """When `user` is about to take the last empty seat, the start checks every member: lock them all now,
+    in one order, rather than `user` first and the others at the start (two such fills would deadlock)."""
+    if not connection.features.has_select_for_update:
+        return
+    seats = list(Seat.objects.filter(table=table).values_list("user_id", "is_bot"))
+    if sum(member is None and not bot for member, bot in seats) == 1:
+        _lock_members([user.pk, *(member for member, _ in seats if member is not None)])
+
+
 def _seat_filled(table: Table) -> None:
+    """A seat was taken. A full table starts, unless one of its members is meanwhile playing at another
+    running table (a member may hold seats at several open tables): then the start is refused with the
+    member's name, the transaction rolls back, and the table stays open with that seat empty."""
     full = not Seat.objects.filter(table=table, user__isnull=True, is_bot=False).exists()
     if full:
-        begin_match(table)
+        seats = seats_at(table)
+        members = [s.user for s in seats if s.user is not None]
+        if members:
+            _ensure_all_free(members, table=table, waiting_ok=True)  # the club's one rule, for every member
+        begin_match(table, seats)
     else:
         _bump(table)
         push.table_changed(table)
