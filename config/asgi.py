@@ -1,7 +1,7 @@
 """One process serves HTTP and WebSockets: Daphne runs this application.
 
-WebSockets pass through the allowed-hosts origin check and the session/auth stack, so a
-consumer always knows the member (or sees an anonymous user and refuses).
+WebSockets pass through the same-origin check (config/ws_origin.py: the rule of Django's CSRF check)
+and the session/auth stack, so a consumer always knows the member (or sees an anonymous user and refuses).
 
 Everything loaded up to here lives as long as the process and is frozen out of the garbage collector's
 sight (see `freeze_startup_objects`).
@@ -22,14 +22,14 @@ django_asgi_app = SyncChainASGIHandler()  # what get_asgi_application() returns,
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.ws_origin import SameOriginValidator  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

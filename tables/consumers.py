@@ -16,7 +16,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from tables import push, rendering_lobby, rendering_quickplay, snapshots
+from tables import push, rendering_lobby, rendering_quickplay, snapshots, socket_quota
 from tables.models import Table
 from tables.rendering import board_html, snapshot_html
 from tables.selectors_quickplay import QuickStatus, cached_waiting_counts, quick_status, shared_waiting_counts
@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_TRY_AGAIN = 1012
 CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY = 4429  # the member holds SOCKETS_PER_MEMBER sockets in this process already
 # Quick play: a burst of queue changes becomes one refresh per socket; a timer never fires sooner
 # than this after the last one (so a due time that stays in the past cannot spin).
 QUICK_REFRESH_DELAY = 0.1
@@ -60,7 +61,8 @@ async def _sweep_forever(seconds: float) -> None:
 
 
 class ClubConsumer(AsyncWebsocketConsumer):
-    """Events go straight to their handler.
+    """What every club socket shares: a place among its member's sockets (`admit`), the groups through
+    which a log-out, a new password or a deactivation closes it, and events straight to their handler.
 
     Channels closes stale database connections before every handler, which is a trip to a worker thread
     and back for every event at every socket (a move's push to a table's sockets made one each). Every
@@ -68,11 +70,79 @@ class ClubConsumer(AsyncWebsocketConsumer):
     the thread that uses them, so that trip is skipped.
     """
 
+    session_groups: tuple[str, ...] = ()
+    closing: bool = False
+    admitted: bool = False  # holds a place among its member's sockets (see `admit`)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """The place `admit` took is given back however the socket ends: closed, failed in a handler, or
+        cancelled by Daphne when a handler overran its close timeout (no disconnect runs then)."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release_place()
+
+    async def admit(self, user: Any) -> bool:
+        """Take a place among the member's sockets and join the groups that can end this one. Over the cap
+        the socket is accepted and closed with 4429: refused at the handshake it would reach the browser as
+        1006, which htmx retries."""
+        if not socket_quota.take(user_id=user.pk, channel_name=self.channel_name, limit=settings.SOCKETS_PER_MEMBER):
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY)
+            return False
+        self.admitted = True
+        await self.join_session_groups(user)
+        return True
+
+    def _release_place(self) -> None:
+        if self.admitted:
+            self.admitted = False
+            socket_quota.release(user_id=self.scope["user"].pk, channel_name=self.channel_name)
+
+    async def join_session_groups(self, user: Any) -> None:
+        """The member is read once, at connect: these groups are how a log-out of this session, or a new
+        password or deactivation of the member, reaches the socket afterwards (from any process)."""
+        groups = [push.account_group(user.pk)]
+        session_key = getattr(self.scope.get("session"), "session_key", None)
+        if session_key:
+            groups.append(push.session_group(session_key))
+        self.session_groups = tuple(groups)
+        for group in self.session_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def leave_session_groups(self) -> None:
+        for group in self.session_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.session_groups = ()
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """Logged out, new password or account deactivated: stop at once, and for good (4401)."""
+        await self.close(code=CLOSE_UNAUTHENTICATED)
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        """Events keep coming until the disconnect arrives; once closed, nothing more goes out (Daphne
+        raises on a send to a closing socket, and a closed session's socket must not get another board)."""
+        if not self.closing:
+            await super().send(text_data, bytes_data, close)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        if not self.closing:
+            await super().close(code, reason)
+            self.closing = True  # only once it went out: Daphne refuses some codes (it raises), the socket stays
+
+
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """Every socket path the site does not serve: refused with 4404, where the router would have raised
+    (a traceback in the log for each stray or probing client)."""
+
+    async def connect(self) -> None:
+        await self.close(code=CLOSE_NOT_FOUND)
 
 
 class LobbyConsumer(ClubConsumer):
@@ -94,6 +164,8 @@ class LobbyConsumer(ClubConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        if not await self.admit(user):
+            return
         await self.channel_layer.group_add(push.LOBBY_GROUP, self.channel_name)
         await self.channel_layer.group_add(push.user_group(user.pk), self.channel_name)
         await self.accept()
@@ -110,11 +182,12 @@ class LobbyConsumer(ClubConsumer):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
+        if not self.admitted:  # anonymous, or refused over the cap: it joined nothing and was never counted
             return
+        user = self.scope["user"]
         await self.channel_layer.group_discard(push.LOBBY_GROUP, self.channel_name)
         await self.channel_layer.group_discard(push.user_group(user.pk), self.channel_name)
+        await self.leave_session_groups()
         await database_sync_to_async(presence.depart)(channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -269,6 +342,8 @@ class TableConsumer(ClubConsumer):
         if table is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        if not await self.admit(user):
+            return
         self.table_id, self.table_code = table.pk, table.code
         await self.channel_layer.group_add(push.table_group(table.pk), self.channel_name)
         await self.accept()
@@ -283,6 +358,7 @@ class TableConsumer(ClubConsumer):
                 task.cancel()
         if self.table_id is not None:
             await self.channel_layer.group_discard(push.table_group(self.table_id), self.channel_name)
+        await self.leave_session_groups()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Moves go by POST with a version; the socket only listens. Say so, keep the socket open."""

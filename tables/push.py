@@ -6,6 +6,8 @@ own member may see when the event reaches it, so hidden information never rides 
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,6 +22,7 @@ LOBBY_GROUP = "lobby"
 P = ParamSpec("P")
 R = TypeVar("R")
 _outbox = threading.local()
+log = logging.getLogger(__name__)
 
 
 def table_group(table_id: int) -> str:
@@ -30,6 +33,18 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def session_group(session_key: str) -> str:
+    """Every socket a browser session opened. The key is a credential and group names sit in Redis
+    and in logs, so the group is named by a hash of it."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def account_group(user_id: int) -> str:
+    """Every socket of every session of one member (kept apart from `user_group`, whose notices only
+    the lobby handles)."""
+    return f"account-{user_id}"
+
+
 def _send_on_commit(group: str, message: dict[str, Any]) -> None:
     def send() -> None:
         pending: list[tuple[str, dict[str, Any]]] | None = getattr(_outbox, "pending", None)
@@ -38,7 +53,7 @@ def _send_on_commit(group: str, message: dict[str, Any]) -> None:
         else:
             _send_all([(group, message)])
 
-    transaction.on_commit(send)
+    transaction.on_commit(send, robust=True)  # a push that fails is logged; the committed change stands
 
 
 def batched(service: Callable[P, R]) -> Callable[P, R]:
@@ -66,19 +81,48 @@ def _batch() -> Iterator[None]:
     finally:
         pending, _outbox.pending = _outbox.pending, None
         if pending:
-            _send_all(pending)
+            try:
+                _send_all(pending)
+            except Exception:  # committed already: a lost push is logged, never the service's failure
+                log.exception("push: %d committed messages were not sent", len(pending))
 
 
 def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    ordered = _in_sending_order(messages)
 
     async def send() -> None:
-        for group, message in messages:  # in commit order: a later version never overtakes an earlier one
+        for group, message in ordered:
             await layer.group_send(group, message)
 
     async_to_sync(send)()
+
+
+def _in_sending_order(messages: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """The messages to tables, members and sessions in commit order (a later version never overtakes an
+    earlier one), then each different lobby-wide message once, queue changes merged into one.
+
+    A socket reads its channel only after the whole batch is sent, and a channel holds `capacity`
+    messages: a sweep forming 150 tables committed one "lobby changed" per table, and queued before the
+    members' "your table is ready" notices those overflowed every lobby socket, which then missed its
+    notice. Lobby messages only say "look again", so one of each is as good as many, and sent last they
+    can never crowd out a member's own notice."""
+    personal = [(group, message) for group, message in messages if group != LOBBY_GROUP]
+    lobby: list[dict[str, Any]] = []
+    queue: dict[str, Any] | None = None
+    for group, message in messages:
+        if group != LOBBY_GROUP:
+            continue
+        if message.get("type") == "queue.changed":
+            if queue is None:
+                queue = {**message, "members": []}
+                lobby.append(queue)
+            queue["members"] += [m for m in message.get("members", ()) if m not in queue["members"]]
+        elif message not in lobby:
+            lobby.append(message)
+    return [*personal, *((LOBBY_GROUP, message) for message in lobby)]
 
 
 def online_count_changed(*, count: int, origin: str) -> None:
@@ -115,3 +159,13 @@ def table_ready(*, user_id: int, table_code: str, game: str) -> None:
 def queue_ended(*, user_id: int, kind: str, game: str) -> None:
     """Tell one member their quick-play request ended without a table (`kind`: expired, dropped)."""
     user_notice(user_id=user_id, kind=f"queue_{kind}", game=game)
+
+
+def session_ended(*, session_key: str) -> None:
+    """The session logged out: its sockets close (on every process), so they stop showing its hand."""
+    _send_on_commit(session_group(session_key), {"type": "session.ended"})
+
+
+def account_sessions_ended(*, user_id: int) -> None:
+    """The member's password changed or the account was deactivated: every session's sockets close."""
+    _send_on_commit(account_group(user_id), {"type": "session.ended"})
