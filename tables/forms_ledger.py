@@ -51,12 +51,12 @@ class SheepsheadResultForm(forms.Form):
 
     kind = forms.ChoiceField(choices=KIND_CHOICES, widget=forms.RadioSelect, initial="hand")
     players = forms.CharField(
-        max_length=400, help_text="Usernames in seat order, separated by spaces or commas (3 to 7 players)."
+        max_length=400, help_text="Usernames or emails in seat order, separated by spaces or commas (3 to 7 players)."
     )
-    picker = forms.CharField(required=False, max_length=150, help_text="Username of the picker (picked hand).",
+    picker = forms.CharField(required=False, max_length=150, help_text="Username or email of the picker.",
                              widget=forms.TextInput(attrs={"list": "members"}))
     partner = forms.CharField(
-        required=False, max_length=150, help_text="Username of the partner; empty if the picker played alone.",
+        required=False, max_length=150, help_text="Username or email of the partner; empty if alone.",
         widget=forms.TextInput(attrs={"list": "members"}),
     )
     picker_points = forms.CharField(
@@ -92,11 +92,11 @@ BONUS_CHOICES = [(kind, f"{kind.replace('_', ' ')}: {words}") for kind, words in
 
 class HawkResultForm(forms.Form):
     players = forms.CharField(
-        max_length=400, help_text="Usernames in seat order, separated by spaces or commas (2 to 6 players)."
+        max_length=400, help_text="Usernames or emails in seat order, separated by spaces or commas (2 to 6 players)."
     )
     lafh = forms.CharField(
         max_length=300, label="LAFH",
-        help_text="Who took the first and the last trick (one username if the same player took both).",
+        help_text="Who took the first and the last trick (one username or address if the same player took both).",
     )
     solo = forms.BooleanField(required=False, help_text="One player took the first and the last trick (4-6 players).")
     lafh_pips = forms.CharField(max_length=10, label="LAFH pips")

@@ -39,13 +39,18 @@ class _Echo:
 
 
 def _cell(value: Any) -> Any:
-    """Text a spreadsheet would run as a formula (a display name such as `=HYPERLINK(...)`) is quoted."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r") and not _MONEY.fullmatch(value):
+    """Text a spreadsheet would run as a formula (a display name such as `=HYPERLINK(...)`) is quoted.
+
+    Amounts are not: a cell that is only signed numbers, dollars or points, one space apart (`-100`,
+    `-100 50 50`, `-$1.00 +$0.50`, `-1 point`), has no operator, reference or call a formula could use.
+    """
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r") and not _AMOUNTS.fullmatch(value):
         return "'" + value
     return value
 
 
-_MONEY = re.compile(r"[+-]?\$\d+\.\d\d|[+-]?\d+ pts")
+_AMOUNT = r"[+-]?(?:\$\d+\.\d\d|\d+(?: points?)?)"
+_AMOUNTS = re.compile(rf"{_AMOUNT}(?: {_AMOUNT})*")
 
 
 def csv_response(filename: str, header: list[str], rows: Any) -> StreamingHttpResponse:

@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from tables.amounts import points_text
 from tables.models.play import GAME_CHOICES, Round
 from tables.services.errors import NotAllowed
 
@@ -187,7 +188,7 @@ class LedgerEntry(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        shown = f"{self.amount / 100:+.2f} $" if self.unit == "cents" else f"{self.amount:+d} pts"
+        shown = f"{self.amount / 100:+.2f} $" if self.unit == "cents" else points_text(self.amount, signed=True)
         return f"{self.label}: {shown} ({self.get_kind_display()})"
 
     @property

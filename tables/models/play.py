@@ -114,6 +114,9 @@ class Match(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        verbose_name_plural = "matches"
+
     def __str__(self) -> str:
         return f"match at {self.table}"
 

@@ -15,6 +15,7 @@ from datetime import date
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -22,6 +23,7 @@ from rules.engine import hawk, sheepshead
 from rules.engine.hawk import BONUS_KINDS, deal_size
 from rules.engine.sheepshead.scoring import TOTAL_POINTS
 from tables.models import InPersonRecord
+from tables.request_numbers import LARGEST_INT, whole_number
 from tables.services import ledger
 from tables.services.errors import NotAllowed
 from tables.services.ledger import LedgerError
@@ -47,14 +49,28 @@ def _whole(name: str, value: Any) -> int:
     if isinstance(value, int):
         return value
     text = str(value).strip()
-    try:
-        return int(text)
-    except ValueError:
-        raise InPersonError(f"{name}: {text!r} is not a whole number.") from None
+    number = whole_number(text, low=-LARGEST_INT)
+    if number is None:
+        raise InPersonError(f"{name}: {text!r} is not a whole number.")
+    return number
+
+
+def _member(name: str) -> User | None:
+    """The member a person means by `name`: a username or an email address, in any case, as the login takes
+    them (an address may be the account's own or one added in its email settings)."""
+    user = User.objects.filter(username=name).first() or User.objects.filter(username__iexact=name).first()
+    if user is not None or "@" not in name:
+        return user
+    owners = list(
+        User.objects.filter(Q(email__iexact=name) | Q(emailaddress__email__iexact=name)).distinct()[:2]
+    )
+    if len(owners) > 1:
+        raise InPersonError(f"{name} is the email address of more than one member: name them by username.")
+    return owners[0] if owners else None
 
 
 def _members(usernames: Sequence[str], game: str, players: tuple[int, int]) -> list[User]:
-    """The members by username, in seat order, refusing unknown, inactive and repeated names."""
+    """The members by username or email address, in seat order, refusing unknown, inactive and repeated names."""
     names = [str(name).strip() for name in usernames if str(name).strip()]
     low, high = players
     if not low <= len(names) <= high:
@@ -64,18 +80,21 @@ def _members(usernames: Sequence[str], game: str, players: tuple[int, int]) -> l
         if name.lower() in seen:
             raise InPersonError(f"{name} is named twice; every player sits once.")
         seen.add(name.lower())
-    found = {user.username.lower(): user for user in User.objects.filter(username__in=names)}
-    if len(found) != len(names):
-        # usernames are case sensitive in the database but not for people: try the rest case-insensitively
-        for name in names:
-            if name.lower() not in found:
-                user = User.objects.filter(username__iexact=name).first()
-                if user is not None:
-                    found[name.lower()] = user
-    unknown = [name for name in names if name.lower() not in found]
+    found = {name: _member(name) for name in names}
+    unknown = [name for name in names if found[name] is None and "@" not in name]
     if unknown:
         raise InPersonError(f"No member is called {', '.join(unknown)}.")
-    members = [found[name.lower()] for name in names]
+    unknown = [name for name in names if found[name] is None]
+    if unknown:
+        raise InPersonError(f"No member has the email address {', '.join(unknown)}.")
+    members = [found[name] for name in names]
+    named_as: dict[int, str] = {}
+    for name, member in zip(names, members, strict=True):
+        if member.pk in named_as:
+            raise InPersonError(
+                f"{named_as[member.pk]} and {name} are the same member, named twice; every player sits once."
+            )
+        named_as[member.pk] = name
     closed = [m.username for m in members if not m.is_active]
     if closed:
         raise InPersonError(f"The account of {', '.join(closed)} is closed.")
@@ -87,7 +106,11 @@ def _seat(members: Sequence[User], username: str | None, role: str) -> int | Non
     if not name:
         return None
     for position, member in enumerate(members):
-        if member.username.lower() == name.lower():
+        if name.lower() in (member.username.lower(), member.email.lower()):
+            return position
+    named = _member(name) if "@" in name else None  # perhaps another of a player's addresses
+    for position, member in enumerate(members):
+        if named is not None and member.pk == named.pk:
             return position
     raise InPersonError(f"The {role} ({name}) must be one of the players.")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 
+from tables.amounts import points_text
 from tables.selectors import face
 
 register = template.Library()
@@ -31,6 +32,11 @@ def money(cents: int | None) -> str:
 @register.filter
 def dollars(cents: int | None) -> str:
     return "" if cents is None else f"${cents / 100:.2f}"
+
+
+@register.filter
+def points(count: int | None) -> str:
+    return "" if count is None else points_text(count)
 
 
 @register.filter
