@@ -18,7 +18,7 @@ from accounts.models import User
 from rules.engine import registry
 from rules.engine.rng import new_seed
 from tables.models import Match, Move, Round, Seat, Table
-from tables.services.play import commitment_for
+from tables.services.fairness import commitment_of
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def bulk_finished_history(*, members: list[User], tables: int, rounds_per_table:
     seed = new_seed()
     salt = "bench"
     rounds = Round.objects.bulk_create(
-        [Round(match=match, number=number + 1, seed=seed, salt=salt, commitment=commitment_for(seed, salt),
+        [Round(match=match, number=number + 1, seed=seed, salt=salt, commitment=commitment_of(seed, salt),
                match_before=played.match_before, state=played.state, over=True, result=played.result,
                finished_at=now, moves_made=len(moves))
          for match in matches for number in range(rounds_per_table)], batch_size=1000)

@@ -34,10 +34,6 @@ def panel_context(user: User, *, form: QuickPlayForm | None = None, error: str =
     return {"quick": status, "quick_form": form, "quick_error": error}
 
 
-def render_mine(user: User, *, form: QuickPlayForm | None = None, error: str = "", oob: bool = False) -> str:
-    return render_to_string(f"{PANEL}#quick-mine", {**panel_context(user, form=form, error=error), "oob": oob})
-
-
 def render_counts(counts: list[GameQueue]) -> str:
     return render_to_string(f"{PANEL}#quick-counts", {"quick": {"counts": counts}, "oob": True})
 

@@ -175,6 +175,8 @@ def recent_moves(current: Round) -> list[tuple[str, int]]:
 
 
 def seat_label(seat: Seat) -> str:
+    """A seat's name on the board, in the ledger and in replays: the member's name, or the bot's seat
+    number (a finished round's seats are all taken, so the ledger never labels an empty seat)."""
     if seat.is_bot:
         return f"Bot {seat.position + 1}"
     return seat.user.shown_name if seat.user else "empty seat"

@@ -143,7 +143,8 @@ def recall(code: str, version: int) -> TableSnapshot | None:
     return found
 
 
-def forget(key: tuple[str, int]) -> None:
-    """Drop one (code, version), so that a board is built from the database (tests compare the two)."""
+def forget_here() -> None:
+    """Tests only (as `rendering.forget_boards`): this process keeps no snapshot, so the next board or
+    recall reads the shared cache or the database, as another process would."""
     with _guard:
-        _kept.pop(key, None)
+        _kept.clear()

@@ -1,11 +1,12 @@
 """Checking that a finished round was dealt from the seed the table committed to before the deal.
 
 Before each deal the table shows `commitment = SHA-256("{seed}:{salt}")`; once the round is over
-the seed is revealed. Anybody can then (1) hash the revealed seed with the salt and compare it to
-the commitment, (2) deal again from it with the engine (`new_round(config, seed, match_before)`)
-and compare each seat's hand with the hands recorded at the end of the round, and (3) replay the
-recorded moves on that fresh deal and compare the result with the stored end of the round (every
-card a player played must have been in the re-dealt hand). A changed seed fails all three.
+the seed is revealed to its players. They (and the club's staff) can then (1) hash the revealed
+seed with the salt and compare it to the commitment, (2) deal again from it with the engine
+(`new_round(config, seed, match_before)`) and compare each seat's hand with the hands recorded at
+the end of the round, and (3) replay the recorded moves on that fresh deal and compare the result
+with the stored end of the round (every card a player played must have been in the re-dealt hand).
+A changed seed fails all three.
 Nothing here writes: it is a read that the fair-deal page and `manage.py verify_deal` share.
 """
 
@@ -32,7 +33,8 @@ class DealNotRevealed(TableError):
 
 
 def commitment_of(seed: str, salt: str) -> str:
-    """The same hash the play service commits to (`tables.services.play.commitment_for`)."""
+    """What a table shows before a deal: the hash of the seed it will deal from, salted so that the
+    seed cannot be guessed from it. The play service commits with it, the checks here verify with it."""
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 

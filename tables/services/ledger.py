@@ -18,6 +18,8 @@ from django.utils import timezone
 from accounts.models import User
 from rules.engine import registry
 from tables.models import InPersonRecord, LedgerEntry, Round, Seat, Table
+from tables.request_numbers import LARGEST_INT, whole_number
+from tables.selectors import seat_label
 from tables.services.errors import NotAllowed, TableError
 
 
@@ -45,12 +47,6 @@ def _write_set(entries: Sequence[LedgerEntry]) -> list[LedgerEntry]:
             raise LedgerError(f"Money entries must sum to zero, and these sum to {total} cents; nothing was written.")
     with transaction.atomic():
         return LedgerEntry.objects.bulk_create(entries)
-
-
-def seat_label(seat: Seat) -> str:
-    if seat.is_bot or seat.user is None:
-        return f"Bot {seat.position + 1}"
-    return seat.user.shown_name
 
 
 def record_round(*, round: Round, table: Table, seats: Sequence[Seat]) -> list[LedgerEntry]:
@@ -101,12 +97,10 @@ def record_in_person(
 def _parse_amount(value: Any) -> int:
     if isinstance(value, bool):
         raise LedgerError(f"{value!r} is not an amount.")
-    if isinstance(value, int):
-        return value
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise LedgerError(f"{value!r} is not a whole number (money is written in cents).") from None
+    amount = value if isinstance(value, int) else whole_number(str(value).strip(), low=-LARGEST_INT)
+    if amount is None or not -LARGEST_INT <= amount <= LARGEST_INT:
+        raise LedgerError(f"{value!r} is not a whole number the ledger can hold (money is written in cents).")
+    return amount
 
 
 def correct_entries(*, admin: User, reason: str, changes: Mapping[int, Any]) -> list[LedgerEntry]:

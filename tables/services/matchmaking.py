@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,9 +35,9 @@ from rules.engine import registry
 from rules.engine.api import GameSpec
 from rules.engine.errors import ConfigError
 from tables import push
-from tables.models import QueueRequest, Seat, Table
+from tables.models import QueueRequest, Table
 from tables.services.errors import NotAllowed, TableError
-from tables.services.tables import create_full_table, ensure_free_to_sit
+from tables.services.tables import commitments, create_full_table, ensure_free_to_sit
 
 EXPIRES_AFTER = timedelta(minutes=10)
 BOTS_AFTER_RANGE = (10, 540)  # seconds; a bot table must come before the request expires
@@ -237,16 +237,6 @@ def sweep(*, game: str | None = None, now: datetime | None = None) -> Settled:
     return report
 
 
-def fill_with_bots_if_due(*, game: str | None = None, now: datetime | None = None) -> list[Table]:
-    """The tables formed for members whose chosen wait for bots has passed (after expiring the overdue)."""
-    return sweep(game=game, now=now).tables
-
-
-def expire_due(*, game: str | None = None, now: datetime | None = None) -> list[int]:
-    """Requests past their expiry leave the queue (state expired) and their members are told."""
-    return sweep(game=game, now=now).expired
-
-
 def sweep_member(*, user_id: int) -> Settled:
     """What a member's lobby socket calls when their own request may have come due."""
     request = QueueRequest.objects.filter(user_id=user_id, state=QueueRequest.State.WAITING).first()
@@ -401,14 +391,10 @@ def _drop_busy(group: list[QueueRequest], bucket: list[QueueRequest], *, now: da
     bucket[:] = [r for r in bucket if r.pk not in gone]
 
 
-def _busy(group: Iterable[QueueRequest]) -> list[QueueRequest]:
+def _busy(group: list[QueueRequest]) -> list[QueueRequest]:
     """Requests whose member meanwhile sits at a running table (the join rules should prevent it)."""
-    requests = list(group)
-    playing = set(
-        Seat.objects.filter(user_id__in=[r.user_id for r in requests], away=False,
-                            table__status=Table.Status.RUNNING).values_list("user_id", flat=True)
-    )
-    return [r for r in requests if r.user_id in playing]
+    found = commitments([r.user_id for r in group])
+    return [r for r in group if found[r.user_id].playing]
 
 
 def _drop(requests: list[QueueRequest], *, now: datetime, report: Settled) -> None:

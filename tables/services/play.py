@@ -8,7 +8,6 @@ member left or ran out of time) move here too, until a member is to act.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -26,9 +25,10 @@ from rules.engine.moves import Move as EngineMove
 from rules.engine.rng import new_seed
 from tables import push, snapshots
 from tables.models import Match, Move, Round, Seat, Table
-from tables.selectors import RECENT_MOVES, recent_moves
+from tables.selectors import RECENT_MOVES, name_seats, recent_moves, seat_label
 from tables.services import ledger
 from tables.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError
+from tables.services.fairness import commitment_of
 from tables.snapshots import TableSnapshot
 
 NEXT_ROUND_PAUSE = timedelta(seconds=20)
@@ -56,10 +56,6 @@ def seat_of(table: Table, user: User) -> Seat | None:
     if not user.is_authenticated:
         return None
     return Seat.objects.filter(table=table, user=user).first()
-
-
-def commitment_for(seed: str, salt: str) -> str:
-    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
 @dataclass
@@ -233,7 +229,7 @@ def _deal(*, table: Table, match: Match, game: GameModule, config: Config, engin
     seed, salt = new_seed(), secrets.token_hex(8)
     state = game.new_round(config, seed, engine_match)
     current = Round(  # inserted by Live.save, once the bots have opened the round
-        match=match, number=number, seed=seed, salt=salt, commitment=commitment_for(seed, salt),
+        match=match, number=number, seed=seed, salt=salt, commitment=commitment_of(seed, salt),
         match_before=engine_match.to_json(), state=game.to_json(state),
     )
     live = Live(table=table, match=match, round=current, game=game, config=config, state=state, seats=seats,
@@ -274,7 +270,8 @@ def play_move(*, table_id: int, user: User, move_text: str, expected_version: in
         try:
             live.record(seat.position, move, Move.Actor.MEMBER, user)
         except IllegalMove as error:
-            raise IllegalPlay(error.reason) from None
+            # The engine speaks of seat numbers; the member is told who the table is waiting for.
+            raise IllegalPlay(name_seats(error.reason, [seat_label(s) for s in seats])) from None
         live.play_bots()
         live.save()
         return live.table.version

@@ -7,8 +7,8 @@ locks but runs IMMEDIATE transactions one writer at a time) two members can neve
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import F
@@ -180,14 +180,22 @@ def ensure_free_to_sit(user: User, *, table: Table | None = None, refuse_open_se
     _ensure_all_free([user], table=table, refuse_open_seat=refuse_open_seat)
 
 
-def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_ok: bool = False,
-                     refuse_open_seat: bool = False) -> None:
-    """The members' row locks first (PostgreSQL; in one order), then one statement that, in the usual
-    case that everyone is free, is all; the reason is looked up only when someone is not. The check is
-    a statement of its own so that, under READ COMMITTED, it sees whatever the lock waited for. Plain
-    SQL: this runs for every join and every quick-play request, and the ORM would cost more than it."""
-    ids = sorted({user.pk for user in users})
-    _lock_members(ids)
+class Commitments(NamedTuple):
+    """Where a member already is: `playing` at a running table (in a seat they have not left),
+    `waiting` in quick play, holding a seat at an `open` table."""
+
+    playing: bool
+    waiting: bool
+    open_seat: bool
+
+
+def commitments(user_ids: Iterable[int], *, besides: Table | None = None) -> dict[int, Commitments]:
+    """The members' commitments (a seat at `besides` does not count as playing), by member id in id
+    order, in one statement: plain SQL, because it runs for every join and every quick-play request
+    and the ORM would cost more than it. Callers that act on it hold the locks that keep it true."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return {}
     seat, tbl, queue, user = (Seat._meta.db_table, Table._meta.db_table, QueueRequest._meta.db_table,
                               User._meta.db_table)
     placeholders = ", ".join(["%s"] * len(ids))
@@ -199,17 +207,28 @@ def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_o
         f" EXISTS (SELECT 1 FROM {seat} s JOIN {tbl} t ON t.id = s.table_id WHERE s.user_id = u.id AND t.status = %s)"
         f" FROM {user} u WHERE u.id IN ({placeholders}) ORDER BY u.id"
     )
-    params = [False, Table.Status.RUNNING, table.pk if table is not None else 0, QueueRequest.State.WAITING,
+    params = [False, Table.Status.RUNNING, besides.pk if besides is not None else 0, QueueRequest.State.WAITING,
               Table.Status.OPEN, *ids]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
+    return {user_id: Commitments(bool(playing), bool(waiting), bool(open_seat))
+            for user_id, playing, waiting, open_seat in rows}
+
+
+def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_ok: bool = False,
+                     refuse_open_seat: bool = False) -> None:
+    """The members' row locks first (PostgreSQL; in one order), then one statement (`commitments`) that,
+    in the usual case that everyone is free, is all; the reason is looked up only when someone is not.
+    The check is a statement of its own so that, under READ COMMITTED, it sees whatever the lock waited for."""
+    ids = sorted({user.pk for user in users})
+    _lock_members(ids)
     names = {user.pk: user.shown_name for user in users}
 
     def who(user_id: int) -> str:
         return "You are" if len(ids) == 1 else f"{names[user_id]} is"
 
-    for user_id, playing, waiting, open_seat in rows:
+    for user_id, (playing, waiting, open_seat) in commitments(ids, besides=table).items():
         if playing:
             seats = Seat.objects.filter(user_id=user_id, away=False, table__status=Table.Status.RUNNING)
             if table is not None:

@@ -38,7 +38,7 @@ def test_a_moves_snapshot_is_in_the_shared_cache_without_private_fields(make_mem
     table = create_table(creator=alice, game="hawsker", players=2)
     join_table(table_id=table.pk, user=bob)
     table.refresh_from_db()
-    snapshots.forget((table.code, table.version))  # as if the move had been made by another process
+    snapshots.forget_here()  # as if the move had been made by another process
     shared = snapshots.recall(table.code, table.version)
     assert shared is not None and shared.version == table.version
     assert [seat.user_id for seat in shared.seats] == [alice.pk, bob.pk]

@@ -62,10 +62,10 @@ def test_two_releases_never_read_each_others_shared_snapshots(make_member, setti
     table = full_table("hawsker", [make_member("alice"), make_member("bob")])
     key = (table.code, table.version)
 
-    snapshots.forget(key)  # as if asked in another process of the same release: read from the shared cache
+    snapshots.forget_here()  # as if asked in another process of the same release: read from the shared cache
     assert snapshots.recall(*key) is not None
 
-    snapshots.forget(key)
+    snapshots.forget_here()
     monkeypatch.setattr(snapshots, "RELEASE", "new-release")  # a process of the next release
     assert snapshots.recall(*key) is None
     assert snapshots.recall_here(*key) is None

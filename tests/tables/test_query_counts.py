@@ -175,7 +175,7 @@ def test_the_movers_own_push_reuses_the_reply_and_no_one_else_gets_it(make_membe
     with django_assert_num_queries(0):  # built from the snapshot the move's transaction left in this process
         theirs, _deadline = board_html(table, other, oob=True, version_checked=True)
     assert theirs != pushed and "(you)" in theirs  # rendered for them, from their own seat
-    snapshots.forget((table.code, table.version))
+    snapshots.forget_here()
     cache.clear()
     forget_boards()
     assert board_html(table, other, oob=True, version_checked=True)[0] == theirs  # the same from the database

@@ -11,7 +11,7 @@ from django.utils import timezone
 from tables.models import QueueRequest, Seat, Table
 from tables.services import matchmaking
 from tables.services.errors import NotAllowed, TableError
-from tables.services.matchmaking import cancel, enqueue, fill_with_bots_if_due, sweep
+from tables.services.matchmaking import cancel, enqueue, sweep
 from tables.services.tables import create_table, join_table, leave_table
 from tests.tables.helpers import full_table
 
@@ -135,22 +135,22 @@ def test_bots_take_the_empty_seats_only_after_the_wait_the_member_chose(make_mem
     mine = enqueue(user=alice, game="puskiyon", players=4, bots_after_seconds=30)
     enqueue(user=bob, game="puskiyon", players=4, bots_after_seconds=300)  # accepts bots, later
     enqueue(user=carol, game="puskiyon", players=4)  # members only
-    assert fill_with_bots_if_due() == []
+    assert sweep().tables == []
     later = timezone.now() + timedelta(seconds=31)
-    [table] = fill_with_bots_if_due(now=later)
+    [table] = sweep(now=later).tables
     assert seated(table) == ["alice", "bob", "bot", "bot"]
     table.refresh_from_db()
     assert table.status == Table.Status.RUNNING
     mine.refresh_from_db()
     assert mine.state == W.MATCHED and mine.with_bots and mine.table == table
     assert QueueRequest.objects.get(state=W.WAITING).user == carol
-    assert fill_with_bots_if_due(now=later) == []
+    assert sweep(now=later).tables == []
 
 
 def test_bots_after_wait_with_any_count_and_band_uses_the_game_defaults(make_member) -> None:
     alice = make_member("alice")
     enqueue(user=alice, game="sheepshead", bots_after_seconds=10)
-    [table] = fill_with_bots_if_due(game="sheepshead", now=timezone.now() + timedelta(seconds=11))
+    [table] = sweep(game="sheepshead", now=timezone.now() + timedelta(seconds=11)).tables
     assert table.seat_count == 5 and table.options["stake_cents"] == 100
     assert seated(table) == ["alice", "bot", "bot", "bot", "bot"]
 
