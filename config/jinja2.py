@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from jinja2 import ChainableUndefined, Environment, Undefined
 
-from tables.templatetags.cards import at, card_face, dollars, money, seat_name
+from tables.templatetags.cards import at, card_face, dollars, money, points, seat_name
 
 
 def url(name: str, *args: Any) -> str:
@@ -22,7 +22,7 @@ def environment(**options: Any) -> Environment:
     # with DEBUG on or off (Django's backend would pick DebugUndefined or Undefined).
     env = Environment(**{**options, "undefined": ChainableUndefined})
     env.globals.update(url=url, card_face=card_face)
-    env.filters.update(money=money, dollars=dollars, seat_name=seat_name, at=at, capfirst=capfirst)
+    env.filters.update(money=money, dollars=dollars, points=points, seat_name=seat_name, at=at, capfirst=capfirst)
     # `x is none` holds for a missing value too, as `x is None` does in Django's templates.
     env.tests["none"] = lambda value: value is None or isinstance(value, Undefined)
     return env

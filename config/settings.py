@@ -45,6 +45,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.content_security.SameHostSocketCSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -56,6 +57,23 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): only the site's own scripts, styles and sockets. Templates carry no
+# inline <script>, <style>, style= or on*= (tests/test_content_security_policy.py scans every main page);
+# config.content_security adds the page's own ws:/wss: origin to connect-src.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "img-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -112,19 +130,26 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     }
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Messages a channel holds before the layer drops what comes next (Channels' default: 100). A lobby
+# socket reads its channel between bursts, and a burst can be one count change for each socket that
+# arrives when a club evening starts, plus a quick-play sweep's notices: a few thousand small messages
+# cost little memory and keep a member's own notices from being dropped.
+CHANNEL_CAPACITY = 3000
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # channels-redis waits 5 s on BRPOP; redis-py's own 5 s socket timeout would cut that
             # wait off and kill idle sockets with 1011, so the socket timeout is set well above it.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 60}], "capacity": 1500, "expiry": 30},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 60}], "capacity": CHANNEL_CAPACITY,
+                       "expiry": 30},
         }
     }
     # Django's Redis cache with its pool shared by the process's threads (see config/redis_cache.py).
     CACHES = {"default": {"BACKEND": "config.redis_cache.RedisCache", "LOCATION": REDIS_URL}}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.SweepingInMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.SweepingInMemoryChannelLayer",
+                                  "CONFIG": {"capacity": CHANNEL_CAPACITY}}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Several processes share one Redis: a move's snapshot of its table goes there too (tables/snapshots.py).
@@ -140,6 +165,9 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 TABLE_SOCKET_MAX_AGE = env.float("TABLE_SOCKET_MAX_AGE", default=3600.0)
 # Each process with sockets sweeps quick play this often (seconds; 0: never), so requests come due on time.
 QUICK_PLAY_SWEEP_SECONDS = env.float("QUICK_PLAY_SWEEP_SECONDS", default=5.0)
+# Sockets (lobby and table together) one member may hold open in each process (0: no cap); the next is
+# accepted and closed with 4429, which htmx does not retry (see tables/socket_quota.py).
+SOCKETS_PER_MEMBER = env.int("SOCKETS_PER_MEMBER", default=12)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -161,8 +189,15 @@ ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtraForm"
+# The club's name signs the account emails (allauth would use the host name: see accounts/adapter.py).
+CLUB_NAME = env.str("CLUB_NAME", default="The Card Club")
+ACCOUNT_ADAPTER = "accounts.adapter.ClubAccountAdapter"
 # Failed logins: at most 5 per account in 5 minutes (and 10 a minute per address).
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/300s/key"}
+# "Per address" is REMOTE_ADDR: behind the README's nginx, Daphne's --proxy-headers makes that the client's
+# address, so this stays 0. N only where N proxies that append to X-Forwarded-For reach Daphne without it:
+# allauth then counts the N-th entry from the right (see README, "Production layout").
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="club@cardclub.invalid")

@@ -20,6 +20,7 @@ from rules.engine import registry
 from rules.engine.api import Config
 from rules.engine.api import Match as EngineMatch
 from rules.engine.moves import Move as EngineMove
+from tables.amounts import points_text
 from tables.models import LedgerEntry, Move, Round, Seat
 from tables.selectors import name_seats, round_headline, seat_label
 
@@ -40,7 +41,7 @@ def money_text(amount: int, unit: str) -> str:
     if unit == "cents":
         sign = "-" if amount < 0 else "+" if amount > 0 else ""
         return f"{sign}${abs(amount) / 100:.2f}"
-    return f"{amount:+d} pts" if amount else "0 pts"
+    return points_text(amount, signed=True)
 
 
 @dataclass

@@ -15,6 +15,7 @@ PROBE = (
     "print(json.dumps({'engine': d['ENGINE'], 'name': str(d['NAME']), 'options': d.get('OPTIONS', {}), "
     "'host': d.get('HOST', ''), 'layer': s.CHANNEL_LAYERS['default']['BACKEND'], "
     "'layer_hosts': s.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('hosts'), "
+    "'layer_capacity': s.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('capacity'), "
     "'cache': s.CACHES['default']['BACKEND'], 'debug': s.DEBUG}))"
 )
 
@@ -45,6 +46,15 @@ def test_database_and_redis_urls_switch_to_postgres_and_channels_redis() -> None
     assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
     assert loaded["layer_hosts"] == [{"address": "redis://127.0.0.1:6379/0", "socket_timeout": 60}]
     assert loaded["cache"] == "config.redis_cache.RedisCache"  # Django's, one pool per process
+
+
+def test_both_channel_layers_hold_a_burst_of_lobby_messages() -> None:
+    """Channels' default of 100 messages a channel is less than one lobby socket gets when a club
+    evening's sockets arrive at once (one count change each): both layers hold the same few thousand."""
+    embedded = load({})["layer_capacity"]
+    shared = load({"REDIS_URL": "redis://127.0.0.1:6379/0"})["layer_capacity"]
+    assert embedded == shared
+    assert isinstance(embedded, int) and embedded >= 2000
 
 
 def test_production_settings_pass_the_deploy_check() -> None:

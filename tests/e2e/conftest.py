@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.servers import ROOT, Daphne, free_port, manage
 
@@ -42,10 +46,76 @@ def playwright() -> Iterator[Playwright]:
 
 
 @pytest.fixture(scope="session")
-def browser(playwright: Playwright) -> Iterator[Browser]:
+def chromium(playwright: Playwright) -> Iterator[Browser]:
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
     yield browser
     browser.close()
+
+
+def is_csp_violation(message: ConsoleMessage) -> bool:
+    """Chromium reports what the policy blocked as console errors: "Refused to ... because it violates the
+    following Content Security Policy directive ..." or, in newer releases, "Executing inline script violates
+    the following Content Security Policy directive ..."."""
+    return message.type == "error" and "Content Security Policy" in message.text
+
+
+@dataclass
+class BrowserProblems:
+    """CSP violations and uncaught script errors seen by the pages of one test."""
+
+    seen: list[str] = field(default_factory=list)
+
+    def watch_page(self, page: Page) -> None:
+        page.on("console", lambda message: self._console(page, message))
+        page.on("pageerror", lambda error: self.seen.append(f"{page.url}: uncaught {error}"))
+
+    def watch_context(self, context: BrowserContext) -> None:
+        context.on("page", self.watch_page)
+
+    def _console(self, page: Page, message: ConsoleMessage) -> None:
+        if is_csp_violation(message):
+            self.seen.append(f"{page.url}: {message.text}")
+
+
+class WatchedBrowser:
+    """The session's Chromium, handing out contexts and pages whose problems the test's teardown checks."""
+
+    def __init__(self, browser: Browser, problems: BrowserProblems) -> None:
+        self._browser = browser
+        self._problems = problems
+        self.opened: list[BrowserContext] = []
+
+    def new_context(self, **options: Any) -> BrowserContext:
+        context = self._browser.new_context(**options)
+        self._problems.watch_context(context)
+        self.opened.append(context)
+        return context
+
+    def new_page(self, **options: Any) -> Page:
+        page = self._browser.new_page(**options)
+        self._problems.watch_page(page)
+        self.opened.append(page.context)
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
+@pytest.fixture
+def browser_problems() -> BrowserProblems:
+    return BrowserProblems()
+
+
+@pytest.fixture
+def browser(chromium: Browser, browser_problems: BrowserProblems) -> Iterator[WatchedBrowser]:
+    """Every page a test opens must run without a Content-Security-Policy violation or an uncaught error."""
+    watched = WatchedBrowser(chromium, browser_problems)
+    yield watched
+    for context in watched.opened:
+        with contextlib.suppress(PlaywrightError):
+            context.close()
+    if browser_problems.seen:
+        pytest.fail("the browser reported problems:\n" + "\n".join(browser_problems.seen), pytrace=False)
 
 
 @pytest.fixture
