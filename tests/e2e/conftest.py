@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from tests.servers import ROOT, Daphne, free_port, manage
 
@@ -20,6 +21,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 DEMO_PASSWORD = "cardclub-demo"
+# What a member waits for (a table forming, a bot's reply pushed over the socket) arrives within a second on a
+# quiet machine; CI machines are often loaded, so assertions wait up to 20 s before they call it missing.
+expect.set_options(timeout=20_000)
 
 
 @pytest.fixture(scope="session")
@@ -146,8 +150,8 @@ def open_table(page, server: Daphne, game: str, players: int, *, bots: bool, **o
     page.goto(f"{server.url}/lobby/")
     with page.expect_response(lambda response: "/lobby/new/" in response.url):
         page.select_option("#id_game", game)  # htmx swaps in this game's form
-    page.wait_for_load_state("networkidle")
-    page.wait_for_selector(f"#id_players option[value='{players}']", state="attached")
+    # Wait until htmx has swapped in this game's form: the old one's fields belong to another game.
+    page.wait_for_selector(f"#new-table[data-game={game}] #id_players option[value='{players}']", state="attached")
     page.select_option("#id_players", str(players))
     for name, value in options.items():
         page.fill(f"[name=opt_{name}]", value)

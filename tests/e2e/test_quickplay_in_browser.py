@@ -18,7 +18,9 @@ def ask_for(page, server, game: str, band: str | None = None) -> None:
     expect(page.locator("#online-count")).to_contain_text("online")
     with page.expect_response(lambda response: "/quick/form/" in response.url):
         page.select_option("#quick_game", game)
-    page.wait_for_selector("#quick-form #quick_band", state="attached")
+    # The answer has come; wait until htmx has swapped in that game's form (the old form's fields are
+    # another game's, and a click before the swap would send them).
+    page.wait_for_selector(f"#quick-form[data-game={game}] #quick_band", state="attached")
     if band is not None:
         page.select_option("#quick_band", band)
     page.click("#quick-form button[type=submit]")
