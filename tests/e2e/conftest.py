@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
 
 from tests.servers import ROOT, Daphne, free_port, manage
 
