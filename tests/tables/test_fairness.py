@@ -120,3 +120,19 @@ def test_an_unfinished_round_has_no_fair_page_or_replay_for_anyone(make_member) 
             response = client.get(url)
             assert response.status_code == 404, (viewer, url)
             assert rnd.seed not in response.content.decode()
+
+
+@pytest.mark.parametrize("game", registry.GAME_KEYS)
+def test_the_table_shows_a_finished_deals_seed_to_its_players_not_to_spectators(make_member, game) -> None:
+    """A spectator with the seed could re-deal every hand of a round they did not play (and a private table's
+    link is enough to watch): the seed is for the round's players, on the board as on the fair page."""
+    ann, watcher = make_member("ann"), make_member("watcher")
+    table = finished_table(game, [ann], bots=PLAYERS[game] - 1)
+    rnd = Round.objects.get(match__table=table, number=1)
+    assert rnd.over
+    player, spectator = Client(), Client()
+    player.force_login(ann)
+    spectator.force_login(watcher)
+    url = reverse("table", args=[table.code])
+    assert rnd.seed in player.get(url).content.decode()
+    assert rnd.seed not in spectator.get(url).content.decode()
