@@ -14,24 +14,59 @@ end (about a tenth of the CPU of a Daphne process serving nothing else, measured
 bench/floor_app.py). asgiref lets the caller own the context's executor; here idle executors wait in a
 free list and the next request takes one. A request still has one thread to itself from start to end
 (its database connection, closed at its end as before, lives there), and a thread serves one request at
-a time. Nothing else changes: the same middleware in the same order; WebSockets do not pass here.
+a time. Nothing else changes: the same middleware in the same order; WebSockets do not pass here, but
+their consumers take their threads from the same pool (`kept_threads`, see tables/consumers.py).
 """
 
 from __future__ import annotations
 
 import gc
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 
-IDLE_THREADS_KEPT = 64  # more at once are started as before and stopped after their request
+IDLE_THREADS_KEPT = 64  # more at once are started as before and stopped after their request (or socket)
+
+
+class KeptThreads:
+    """Single-thread executors waiting for their next user: a request, a socket, a background call.
+
+    Only the event loop's thread takes and gives back (no lock needed). An executor runs one user at a time:
+    taken, it is out of the list until given back."""
+
+    def __init__(self, *, keep: int = IDLE_THREADS_KEPT) -> None:
+        self._idle: list[ThreadPoolExecutor] = []
+        self._keep = keep
+
+    @asynccontextmanager
+    async def own_thread(self) -> AsyncIterator[None]:
+        """Thread-sensitive calls (`sync_to_async`, `database_sync_to_async`) made in this block, and by
+        tasks started in it, run on one thread, which nothing else uses meanwhile. Such tasks must end
+        before the block does (asgiref refuses their later calls). A block ended by an exception (cancelled,
+        mostly) may leave its call running on the thread: that thread is let go, not kept for the next."""
+        executor = self._idle.pop() if self._idle else ThreadPoolExecutor(1, thread_name_prefix="worker")
+        ended_well = False
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                yield
+            ended_well = True
+        finally:
+            if ended_well and len(self._idle) < self._keep:
+                self._idle.append(executor)
+            else:
+                executor.shutdown(wait=False)
+
+
+kept_threads = KeptThreads()  # the process's: requests and sockets share it
 
 
 class SyncChainASGIHandler(ASGIHandler):
-    def __init__(self) -> None:
+    def __init__(self, *, threads: KeptThreads = kept_threads) -> None:
         super().__init__()
-        self._idle: list[ThreadPoolExecutor] = []
+        self._threads = threads
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
@@ -40,15 +75,8 @@ class SyncChainASGIHandler(ASGIHandler):
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        executor = self._idle.pop() if self._idle else ThreadPoolExecutor(1, thread_name_prefix="request")
-        try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, send)
-        finally:
-            if len(self._idle) < IDLE_THREADS_KEPT:
-                self._idle.append(executor)
-            else:
-                executor.shutdown(wait=False)
+        async with self._threads.own_thread():
+            await self.handle(scope, receive, send)
 
 
 def freeze_startup_objects() -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import contextvars
 import logging
+import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -16,6 +18,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from config.asgi_handler import kept_threads
 from tables import push, rendering_lobby, rendering_quickplay, snapshots, socket_quota
 from tables.models import Table
 from tables.rendering import board_html, snapshot_html
@@ -24,10 +27,11 @@ from tables.services import matchmaking, play, presence
 
 log = logging.getLogger(__name__)
 
-# Close codes: 4401 tells the browser not to retry (not logged in); htmx's ws extension only
-# reconnects after 1006/1011/1012/1013, which is what a server-side failure should send.
+# Close codes. Daphne (autobahn's `sendClose`) sends only 1000 and 3000-4999 and raises for any other, so
+# htmx's own retry codes (1006/1011/1012/1013) cannot be sent on purpose: CLOSE_TRY_AGAIN, "come back", is
+# ours, and static/js/sockets.js reconnects after it. The 44xx codes mean stop: the browser does not retry.
 CLOSE_UNAUTHENTICATED = 4401
-CLOSE_TRY_AGAIN = 1012
+CLOSE_TRY_AGAIN = 4012
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = 4429  # the member holds SOCKETS_PER_MEMBER sockets in this process already
 # Quick play: a burst of queue changes becomes one refresh per socket; a timer never fires sooner
@@ -36,7 +40,12 @@ QUICK_REFRESH_DELAY = 0.1
 QUICK_TIMER_MIN_SECONDS = 1.0
 LOBBY_REFRESH_DELAY = 0.1
 
+T = TypeVar("T")
 _sweeper: asyncio.Task[None] | None = None
+# What a burst of changes makes every lobby socket of the process read is read by one of them, which the
+# others, on threads of their own, wait for and then take (rendering_lobby's list, the shared counts).
+_table_list_read = threading.Lock()
+_counts_read = threading.Lock()
 
 
 def start_quick_play_sweeper() -> None:
@@ -48,16 +57,32 @@ def start_quick_play_sweeper() -> None:
     loop = asyncio.get_running_loop()
     if not seconds or (_sweeper is not None and not _sweeper.done() and _sweeper.get_loop() is loop):
         return
-    _sweeper = loop.create_task(_sweep_forever(seconds))
+    # Not in the context of the socket that starts it: the sweeper outlives that socket and its thread.
+    _sweeper = loop.create_task(_sweep_forever(seconds), context=contextvars.Context())
 
 
 async def _sweep_forever(seconds: float) -> None:
-    while True:
-        await asyncio.sleep(seconds)
-        try:
-            await database_sync_to_async(matchmaking.sweep)()
-        except Exception:  # a failed sweep must not end the sweeper; the next one retries
-            log.exception("quick play: sweep failed")
+    """On a thread of its own: a sweep waiting for the database (SQLite's write lock, up to its busy
+    timeout) holds up no socket."""
+    async with kept_threads.own_thread():
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await database_sync_to_async(matchmaking.sweep)()
+            except Exception:  # a failed sweep must not end the sweeper; the next one retries
+                log.exception("quick play: sweep failed")
+
+
+def _table_list_html(*, fresh_after: float) -> str:
+    with _table_list_read:
+        return rendering_lobby.table_list_html(fresh_after=fresh_after)
+
+
+async def _apart(func: Callable[..., T], /, **kwargs: Any) -> T:
+    """A socket's background write (heartbeat, timer) on a kept thread of its own for the call: waiting
+    for the database, it holds up none of the socket's renders."""
+    async with kept_threads.own_thread():
+        return await database_sync_to_async(func)(**kwargs)
 
 
 class ClubConsumer(AsyncWebsocketConsumer):
@@ -68,8 +93,14 @@ class ClubConsumer(AsyncWebsocketConsumer):
     and back for every event at every socket (a move's push to a table's sockets made one each). Every
     database call of these consumers goes through `database_sync_to_async`, which closes them itself, in
     the thread that uses them, so that trip is skipped.
+
+    Each socket's database work runs on a thread of its own, taken for the socket's life from the threads
+    the process keeps (config/asgi_handler.py) and given back when it ends, its connection closed. Left to
+    asgiref, every socket of the process would share one thread, and one call waiting for the database
+    (SQLite's write lock, up to its busy timeout) would hold up every socket's board.
     """
 
+    task_fields: tuple[str, ...] = ()  # the socket's own tasks, stopped before its thread is given back
     session_groups: tuple[str, ...] = ()
     closing: bool = False
     admitted: bool = False  # holds a place among its member's sockets (see `admit`)
@@ -81,24 +112,40 @@ class ClubConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        """The place `admit` took is given back however the socket ends: closed, failed in a handler, or
-        cancelled by Daphne when a handler overran its close timeout (no disconnect runs then)."""
+        """The place `admit` took and the socket's thread are given back, and its tasks stopped, however the
+        socket ends: closed, failed in a handler, or cancelled by Daphne when a handler overran its close
+        timeout (no disconnect runs then)."""
         try:
-            await super().__call__(scope, receive, send)
+            async with kept_threads.own_thread():
+                try:
+                    await super().__call__(scope, receive, send)
+                finally:
+                    await self.stop_tasks()
         finally:
             self._release_place()
+
+    async def stop_tasks(self) -> None:
+        tasks = [task for field in self.task_fields if (task := getattr(self, field)) is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def admit(self, user: Any) -> bool:
         """Take a place among the member's sockets and join the groups that can end this one. Over the cap
         the socket is accepted and closed with 4429: refused at the handshake it would reach the browser as
         1006, which htmx retries."""
         if not socket_quota.take(user_id=user.pk, channel_name=self.channel_name, limit=settings.SOCKETS_PER_MEMBER):
-            await self.accept()
-            await self.close(code=CLOSE_TOO_MANY)
+            await self.refuse(CLOSE_TOO_MANY)
             return False
         self.admitted = True
         await self.join_session_groups(user)
         return True
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with `code`: a socket refused at the handshake reaches the browser as 1006, which
+        htmx retries for ever, and the page could not say why (signed out, no such table, too many tabs)."""
+        await self.accept()
+        await self.close(code=code)
 
     def _release_place(self) -> None:
         if self.admitted:
@@ -142,12 +189,14 @@ class UnknownPathConsumer(AsyncWebsocketConsumer):
     (a traceback in the log for each stray or probing client)."""
 
     async def connect(self) -> None:
+        await self.accept()  # then close: the browser sees 4404 (refused at the handshake it would retry)
         await self.close(code=CLOSE_NOT_FOUND)
 
 
 class LobbyConsumer(ClubConsumer):
     """The lobby socket: live count of members online (and, later, the list of open tables)."""
 
+    task_fields = ("heartbeat_task", "tables_refresh", "quick_timer", "quick_refresh")
     heartbeat_task: asyncio.Task[None] | None = None
     tables_refresh: asyncio.Task[None] | None = None
     tables_event_at: float = 0.0
@@ -162,7 +211,7 @@ class LobbyConsumer(ClubConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED)
             return
         if not await self.admit(user):
             return
@@ -177,11 +226,7 @@ class LobbyConsumer(ClubConsumer):
         self.heartbeat_task = asyncio.create_task(self._heartbeat())
 
     async def disconnect(self, code: int) -> None:
-        for task in (self.heartbeat_task, self.tables_refresh, self.quick_timer, self.quick_refresh):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await self.stop_tasks()
         if not self.admitted:  # anonymous, or refused over the cap: it joined nothing and was never counted
             return
         user = self.scope["user"]
@@ -211,7 +256,7 @@ class LobbyConsumer(ClubConsumer):
             await asyncio.sleep(LOBBY_REFRESH_DELAY)
             sent_for = self.tables_event_at
             try:
-                html = await database_sync_to_async(rendering_lobby.table_list_html)(fresh_after=sent_for)
+                html = await database_sync_to_async(_table_list_html)(fresh_after=sent_for)
             except Exception:
                 log.exception("lobby: could not render the table list")
                 await self.close(code=CLOSE_TRY_AGAIN)
@@ -270,7 +315,8 @@ class LobbyConsumer(ClubConsumer):
     def _render_quick(self, with_mine: bool) -> tuple[str, QuickStatus | None]:
         """The counts (read once per burst for every socket of this process) and, for a member who
         is or was waiting, their own panel. Others keep their half-filled form."""
-        counts = shared_waiting_counts(fresh_after=self.quick_event_at)
+        with _counts_read:
+            counts = shared_waiting_counts(fresh_after=self.quick_event_at)
         if not with_mine:
             return rendering_quickplay.render_counts(counts), None
         user = self.scope["user"]
@@ -304,7 +350,7 @@ class LobbyConsumer(ClubConsumer):
         await asyncio.sleep(max((due - timezone.now()).total_seconds() + 0.05, 0))
         user = self.scope["user"]
         try:
-            await database_sync_to_async(matchmaking.sweep_member)(user_id=user.pk)
+            await _apart(matchmaking.sweep_member, user_id=user.pk)
         except Exception:
             log.exception("lobby: quick-play sweep for member %s failed", user.pk)
         # Whatever happened arrives as events; if nothing did, look again a little later.
@@ -317,7 +363,7 @@ class LobbyConsumer(ClubConsumer):
         while True:
             await asyncio.sleep(presence.HEARTBEAT_SECONDS)
             try:
-                await database_sync_to_async(presence.heartbeat)(channel_name=self.channel_name)
+                await _apart(presence.heartbeat, channel_name=self.channel_name)
             except Exception:  # a failed beat must not kill the socket; the next one retries
                 log.exception("presence heartbeat failed")
 
@@ -326,6 +372,7 @@ class TableConsumer(ClubConsumer):
     """One table for one viewer. Group events say only that the table changed; this consumer renders
     what its own member may see and sends it, the whole board each time, newest version only."""
 
+    task_fields = ("timer", "max_age")
     table_id: int | None = None
     table_code: str = ""
     sent_version: int = -1
@@ -335,12 +382,12 @@ class TableConsumer(ClubConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED)
             return
         code = self.scope["url_route"]["kwargs"]["code"]
         table = await database_sync_to_async(Table.objects.filter(code=code).first)()
         if table is None:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         if not await self.admit(user):
             return
@@ -353,9 +400,7 @@ class TableConsumer(ClubConsumer):
             self.max_age = asyncio.create_task(self._close_when_old(settings.TABLE_SOCKET_MAX_AGE))
 
     async def disconnect(self, code: int) -> None:
-        for task in (self.timer, self.max_age):
-            if task is not None:
-                task.cancel()
+        await self.stop_tasks()
         if self.table_id is not None:
             await self.channel_layer.group_discard(push.table_group(self.table_id), self.channel_name)
         await self.leave_session_groups()
@@ -371,7 +416,7 @@ class TableConsumer(ClubConsumer):
             if version > self.sent_version:
                 await self._send_board(version)
         except Exception:
-            # A failed render must not strand the browser: close with "service restart" so htmx
+            # A failed render must not strand the browser: close with "come back" so the page
             # reconnects, and the fresh connection sends the whole table again.
             log.exception("table %s: could not push to %s", self.table_id, self.channel_name)
             await self.close(code=CLOSE_TRY_AGAIN)
@@ -413,11 +458,11 @@ class TableConsumer(ClubConsumer):
         delay = (deadline - timezone.now()).total_seconds() + 0.25
         await asyncio.sleep(max(delay, 0))
         try:
-            await database_sync_to_async(play.expire_turn)(table_id=self.table_id, expected_version=version)
+            await _apart(play.expire_turn, table_id=self.table_id, expected_version=version)
         except Exception:
             log.exception("table %s: turn time-out failed", self.table_id)
 
     async def _close_when_old(self, seconds: float) -> None:
-        """Close before Daphne's own timeout would (with 1000, which htmx does not retry)."""
+        """Close, to come back, before Daphne's own timeout would (with 1000, after which nothing retries)."""
         await asyncio.sleep(seconds)
         await self.close(code=CLOSE_TRY_AGAIN)
