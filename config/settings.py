@@ -160,8 +160,9 @@ TABLE_SNAPSHOTS_SHARED = bool(REDIS_URL)
 # a log-out is seen by every process at once.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
-# Table sockets close themselves (with 1012, which htmx retries) before Daphne's own timeout would
-# close them with 1000 (which htmx does not retry); the reconnect sends the whole table again.
+# Table sockets close themselves (with 4012, "come back", on which static/js/sockets.js reconnects) before
+# Daphne's own timeout would close them with 1000 (which htmx does not retry); the reconnect sends the whole
+# table again.
 TABLE_SOCKET_MAX_AGE = env.float("TABLE_SOCKET_MAX_AGE", default=3600.0)
 # Each process with sockets sweeps quick play this often (seconds; 0: never), so requests come due on time.
 QUICK_PLAY_SWEEP_SECONDS = env.float("QUICK_PLAY_SWEEP_SECONDS", default=5.0)

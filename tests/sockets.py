@@ -23,3 +23,13 @@ def communicator(path: str, *, user: User | None = None, origin: str = "http://1
     if cookie is not None:
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
     return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def refusal_code(comm: WebsocketCommunicator) -> int:
+    """The code a refused socket is closed with. Refusals are accepted, then closed, so the browser learns the
+    code: refused at the handshake it would see 1006, which htmx retries for ever."""
+    connected, code = await comm.connect()
+    assert connected, f"refused at the handshake ({code}): the browser would see 1006 and retry"
+    message = await comm.receive_output(timeout=3)
+    assert message["type"] == "websocket.close", message
+    return message["code"]

@@ -1,4 +1,5 @@
-// Table page helpers (our own, small): never show an older board over a newer one, and count down turns.
+// Table page helpers (our own, small): never show an older board over a newer one, keep error answers out
+// of the board, and count down turns. The socket's state (#live) is static/js/sockets.js's.
 (function () {
   "use strict";
 
@@ -29,12 +30,42 @@
     if (match && current !== null && parseInt(match[1], 10) < current) {
       evt.detail.shouldSwap = false;
     }
-    // Refusals (4xx) carry a readable message for #table-error: show them.
-    if (evt.detail.xhr && evt.detail.xhr.status >= 400 && evt.detail.xhr.status < 500) {
+    // The site's refusals carry a readable message and HX-Retarget (#table-error): show them there.
+    if (isRefusal(evt.detail.xhr)) {
       evt.detail.shouldSwap = true;
       evt.detail.isError = false;
     }
   });
+
+  function isRefusal(xhr) {
+    return !!xhr && xhr.status >= 400 && !!xhr.getResponseHeader("HX-Retarget");
+  }
+
+  // Any other error answer (a CSRF failure after logging in again in another tab, a 404, a 500) is no board:
+  // the board stays as it is, so the socket's updates still have somewhere to go, and the member is asked to
+  // reload. In the capture phase, ahead of django-htmx's DEBUG helper (a listener on document for this
+  // event), which would put Django's error page in place of the whole page, refusals included.
+  document.addEventListener("htmx:beforeOnLoad", function (evt) {
+    var xhr = evt.detail.xhr;
+    if (!xhr || xhr.status < 400) return;
+    evt.stopPropagation();
+    if (!isRefusal(xhr)) {
+      evt.preventDefault(); // htmx stops here: nothing is swapped
+      askToReload();
+    }
+  }, true);
+
+  function askToReload() {
+    var box = document.getElementById("table-error");
+    if (!box) return;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "linklike";
+    button.textContent = "Reload";
+    button.addEventListener("click", function () { window.location.reload(); });
+    box.replaceChildren("Something went wrong: please reload the page. ", button);
+    box.classList.add("error");
+  }
 
   // A click sends one move: disable the board's buttons until the answer comes.
   document.addEventListener("htmx:beforeRequest", function (evt) {
@@ -45,23 +76,6 @@
     var board = document.getElementById("board");
     if (board) board.classList.remove("busy");
   });
-
-  // Show the socket's state so a member knows the table is live.
-  var opens = 0;
-  document.addEventListener("htmx:wsOpen", function () {
-    opens += 1;
-    var el = document.getElementById("live");
-    if (el) el.setAttribute("data-opens", String(opens));
-    setLive(true);
-  });
-  document.addEventListener("htmx:wsClose", function () { setLive(false); });
-  function setLive(on) {
-    var el = document.getElementById("live");
-    if (el) {
-      el.textContent = on ? "live" : "reconnecting…";
-      el.classList.toggle("live", on);
-    }
-  }
 
   function tick() {
     var nodes = document.querySelectorAll("[data-deadline]");

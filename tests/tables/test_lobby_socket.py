@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.sockets import communicator
+from tests.sockets import communicator, refusal_code
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -22,10 +22,7 @@ async def next_count(comm) -> int:
 
 
 async def test_anonymous_socket_is_refused() -> None:
-    comm = communicator("/ws/lobby/")
-    connected, code = await comm.connect()
-    assert not connected
-    assert code == 4401
+    assert await refusal_code(communicator("/ws/lobby/")) == 4401
 
 
 async def test_foreign_origin_is_refused(make_member) -> None:

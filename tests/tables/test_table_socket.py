@@ -10,9 +10,9 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from tables import push
+from tables import consumers, push
 from tables.services import play
-from tests.sockets import communicator, session_cookie
+from tests.sockets import communicator, refusal_code, session_cookie
 from tests.tables.helpers import full_table, legal_for, seat_to_act
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -43,11 +43,9 @@ def move_for_whoever_acts(table, members):
 
 async def test_anonymous_and_unknown_tables_are_refused(make_member) -> None:
     table, *_ = await hawsker_table(make_member)
-    connected, code = await communicator(f"/ws/table/{table.code}/").connect()
-    assert (connected, code) == (False, 4401)
+    assert await refusal_code(communicator(f"/ws/table/{table.code}/")) == 4401
     cookie = await sync_to_async(session_cookie)(await sync_to_async(make_member)("carol"))
-    connected, code = await communicator("/ws/table/nosuchtable/", cookie=cookie).connect()
-    assert (connected, code) == (False, 4404)
+    assert await refusal_code(communicator("/ws/table/nosuchtable/", cookie=cookie)) == 4404
 
 
 async def test_connect_sends_the_whole_table_and_each_change_sends_it_again(make_member) -> None:
@@ -118,7 +116,7 @@ async def test_old_versions_are_not_sent_and_a_broken_event_closes_for_a_retry(m
     assert await comm.receive_nothing(timeout=0.5)
     await layer.group_send(push.table_group(table.pk), {"type": "table.changed", "version": "garbage"})
     closed = await comm.receive_output(timeout=5)
-    assert closed == {"type": "websocket.close", "code": 1012}
+    assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TRY_AGAIN}
     # Coming back gives the whole table again.
     again = communicator(f"/ws/table/{table.code}/", cookie=alice_cookie)
     assert (await again.connect())[0]

@@ -125,3 +125,37 @@ def test_get_is_not_a_move(member_client, make_member) -> None:
 
 def test_unknown_tables_are_404(member_client) -> None:
     assert member_client.get(reverse("table", args=["nope"])).status_code == 404
+
+
+@pytest.mark.parametrize(("who", "data", "status"), [
+    ("mover", {"move": "play 10D"}, 400),  # no version
+    ("mover", {"move": "discard everything", "version": "{v}"}, 400),  # not a move
+    ("outsider", {"move": "{legal}", "version": "{v}"}, 403),  # not seated
+    ("mover", {"move": "{legal}", "version": "{stale}"}, 409),  # the table moved on
+])
+def test_every_refusal_of_a_move_is_retargeted_to_the_error_box(make_member, who, data, status) -> None:
+    """static/js/table.js shows an error answer in #table-error only when it carries HX-Retarget (the site's
+    own refusals); any other (a CSRF failure, a 404, a 500) leaves the board and asks for a reload."""
+    alice, bob, carol = make_member("alice"), make_member("bob"), make_member("carol")
+    table = full_table("hawsker", [alice, bob])
+    seat = seat_to_act(table)
+    values = {"v": table.version, "stale": table.version - 1, "legal": legal_for(table, seat)[0]}
+    sender = client_for(carol if who == "outsider" else [alice, bob][seat])
+    response = sender.post(reverse("move", args=[table.code]), {k: v.format(**values) for k, v in data.items()}, **HTMX)
+    assert response.status_code == status
+    assert response["HX-Retarget"] == "#table-error"
+    assert response["HX-Reswap"] == "outerHTML"
+    assert 'id="table-error"' in response.content.decode()
+
+
+def test_an_error_that_is_no_refusal_carries_no_retarget(make_member) -> None:
+    """A CSRF failure is Django's page, not a refusal: table.js must not put it in the error box as one."""
+    alice, bob = make_member("alice"), make_member("bob")
+    table = full_table("hawsker", [alice, bob])
+    seat = seat_to_act(table)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login([alice, bob][seat])
+    response = client.post(reverse("move", args=[table.code]),
+                           {"move": legal_for(table, seat)[0], "version": table.version}, **HTMX)
+    assert response.status_code == 403
+    assert not response.has_header("HX-Retarget")

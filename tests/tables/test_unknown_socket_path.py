@@ -7,7 +7,7 @@ import logging
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.sockets import communicator, session_cookie
+from tests.sockets import communicator, refusal_code, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -18,7 +18,6 @@ async def test_an_unknown_path_is_closed_with_not_found_and_nothing_is_logged(ma
     caplog.set_level(logging.INFO)
     for member_cookie in (cookie, None):
         comm = communicator(path, cookie=member_cookie)
-        connected, code = await comm.connect()
-        assert (connected, code) == (False, 4404)
+        assert await refusal_code(comm) == 4404
         await comm.disconnect()
     assert [record for record in caplog.records if record.levelno >= logging.WARNING] == []

@@ -1,0 +1,82 @@
+// Club sockets (htmx's WebSocket extension), on every page that opens one: come back after the server's
+// "come back" close, stay closed (and say why) after one that means stop, and show the state in #live.
+(function () {
+  "use strict";
+
+  // tables/consumers.py CLOSE_TRY_AGAIN. htmx reconnects by itself only after 1006, 1011, 1012 and 1013, and
+  // Daphne cannot send those on purpose (only 1000 and 3000-4999): the server closes with this code instead
+  // (an old socket, a board it could not render) and the fresh socket sends the whole page again.
+  var COME_BACK = 4012;
+  var RETRIED_BY_HTMX = [1006, 1011, 1012, 1013];
+  // Closes that mean stop (tables/consumers.py): coming back would be refused again.
+  var STOPPED = {
+    4401: "signed out: reload the page",
+    4404: "not found: reload the page",
+    4429: "too many open tabs: close one and reload"
+  };
+  var QUICK_CLOSE_MS = 3000; // a socket closed sooner than this after opening: wait longer before the next
+  var opened = new WeakMap(); // socket element -> {at: time of the latest open, quick: closes in a row soon after}
+
+  function state(elt) {
+    if (!opened.has(elt)) opened.set(elt, { at: 0, quick: 0 });
+    return opened.get(elt);
+  }
+
+  // 0.5 to 2 s, so the sockets of a whole club do not all come back in the same instant; doubling (up to 64
+  // times) while each socket is closed again right after it opened, so a server that keeps failing is not
+  // asked again every second.
+  function comeBackDelay(quick) {
+    return (500 + Math.random() * 1500) * Math.pow(2, Math.min(quick, 6));
+  }
+
+  var opens = 0;
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    state(evt.target).at = Date.now();
+    opens += 1;
+    var el = document.getElementById("live");
+    if (el) el.setAttribute("data-opens", String(opens));
+    showState("live", true);
+  });
+
+  document.addEventListener("htmx:wsClose", function (evt) {
+    var code = evt.detail.event.code;
+    var elt = evt.target;
+    if (code === COME_BACK) {
+      var s = state(elt);
+      s.quick = Date.now() - s.at < QUICK_CLOSE_MS ? s.quick + 1 : 0;
+      var wrapper = evt.detail.socketWrapper;
+      setTimeout(function () {
+        if (document.body.contains(elt)) wrapper.reconnect();
+      }, comeBackDelay(s.quick));
+      showState("reconnecting…", false);
+    } else if (RETRIED_BY_HTMX.indexOf(code) >= 0) {
+      showState("reconnecting…", false);
+    } else if (Object.prototype.hasOwnProperty.call(STOPPED, code)) {
+      showStop(STOPPED[code]);
+    } else {
+      showStop("disconnected: reload the page");
+    }
+  });
+
+  function showState(text, live) {
+    var el = document.getElementById("live");
+    if (el) {
+      el.textContent = text;
+      el.classList.toggle("live", live);
+    }
+  }
+
+  // The table page says it in its live indicator; the lobby, which has none, in its socket error box.
+  function showStop(text) {
+    var el = document.getElementById("live");
+    if (el) {
+      showState(text, false);
+      return;
+    }
+    el = document.getElementById("socket-error");
+    if (el) {
+      el.textContent = text.charAt(0).toUpperCase() + text.slice(1) + ".";
+      el.classList.add("error");
+    }
+  }
+})();

@@ -1,0 +1,94 @@
+"""Error answers to a move in real Chromium: the site's refusals go to the error box, anything else leaves
+the board alone and asks for a reload. The server runs with DEBUG on, so django-htmx's debug helper (which
+puts Django's error page in place of the whole page for a 400, 403, 404 or 500) is loaded here too."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import DEMO_PASSWORD, board_version, click_move, member_page, open_table
+from tests.servers import manage
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def newcomer(e2e_env: dict[str, str]) -> str:
+    """A member of this test's own: the seeded ones may be playing at a table of another test (a member
+    plays at one running table at a time)."""
+    name = f"errors{uuid.uuid4().hex[:8]}"
+    manage("shell", "-c", "from accounts.models import User; "
+           f"User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r})",
+           env=e2e_env)
+    return name
+
+
+def table_to_move_at(browser, server, login: str):
+    page = member_page(browser, server, login)
+    open_table(page, server, "hawsker", 2, bots=True)
+    expect(page.locator("#live")).to_have_text("live")
+    expect(page.locator("#board [data-move]").first).to_be_visible()
+    return page
+
+
+def assert_board_untouched(page, version: int) -> None:
+    """Still the board (a bot's move pushed meanwhile may have made it newer), with the member's hand and
+    buttons that work."""
+    board = page.locator("#board")
+    expect(board).to_have_attribute("data-version", re.compile(r"^\d+$"))
+    assert board_version(page) >= version
+    expect(board).not_to_have_class(re.compile(r"\bbusy\b"))
+    expect(page.locator("#board .hand .card").first).to_be_visible()
+    assert page.locator("#board [data-move]").count() > 0
+
+
+def test_a_refusal_is_shown_in_the_error_box_and_the_board_stays(browser, server, newcomer) -> None:
+    page = table_to_move_at(browser, server, newcomer)
+    version = board_version(page)
+    button = page.locator("#board [data-move]").first
+    move = button.get_attribute("data-move")
+    button.evaluate("(el, move) => el.setAttribute('hx-vals', JSON.stringify({move: move, version: 'abc'}))", move)
+    with page.expect_response(lambda response: "/move/" in response.url) as answer:
+        button.click()
+    assert answer.value.status == 400
+    assert answer.value.headers["hx-retarget"] == "#table-error"
+    expect(page.locator("#table-error")).to_contain_text("no table version")
+    assert_board_untouched(page, version)
+
+
+def test_a_csrf_failure_leaves_the_board_and_asks_for_a_reload(browser, server, newcomer) -> None:
+    page = table_to_move_at(browser, server, newcomer)
+    version = board_version(page)
+    # As after logging in again in another tab: the cookie's secret no longer matches the page's token.
+    page.context.add_cookies([{"name": "csrftoken", "value": "x" * 32, "url": server.url}])
+    with page.expect_response(lambda response: "/move/" in response.url) as answer:
+        page.locator("#board [data-move]").first.click()
+    assert answer.value.status == 403
+    assert "hx-retarget" not in answer.value.headers
+    error = page.locator("#table-error")
+    expect(error).to_contain_text("Something went wrong: please reload the page")
+    assert_board_untouched(page, version)
+    expect(page.locator("#live")).to_have_text("live")
+    # The reload gives a page whose token matches again, and moves work.
+    with page.expect_navigation():
+        error.get_by_role("button", name="Reload").click()
+    expect(page.locator("#board [data-move]").first).to_be_visible()
+    expect(page.locator("#table-error")).to_be_empty()
+    click_move(page)
+
+
+def test_a_log_out_in_another_tab_stops_the_table_socket_and_says_so(browser, server, newcomer) -> None:
+    """The server closes the socket with 4401 (stop): the page does not come back, it says why."""
+    page = table_to_move_at(browser, server, newcomer)
+    opened = page.locator("#live").get_attribute("data-opens")
+    other_tab = page.context.new_page()
+    other_tab.goto(f"{server.url}/lobby/")
+    other_tab.get_by_role("button", name="Log out").click()
+    expect(page.locator("#live")).to_have_text("signed out: reload the page")
+    page.wait_for_timeout(3000)  # longer than a come-back's delay: no new socket opens
+    expect(page.locator("#live")).to_have_attribute("data-opens", opened)
+    expect(page.locator("#live")).to_have_text("signed out: reload the page")
