@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from django.db import connections
 from django.test import Client
 
 from accounts.models import User
 
 PASSWORD = "a-long-test-password-42"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_connection_outlives_the_run(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """Sockets run their database work on threads of their own, and test helpers call the ORM through
+    asgiref's shared thread: each keeps a connection Django closes only in that thread. On PostgreSQL the
+    test database can only be dropped once nobody uses it, so before it is dropped (this fixture's
+    teardown runs first) every other session of this run on it is ended."""
+    yield
+    with django_db_blocker.unblock():
+        connection = connections["default"]
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                               " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        connections.close_all()
 
 
 @pytest.fixture(autouse=True)
