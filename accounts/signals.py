@@ -2,7 +2,7 @@
 password or a deactivated (or deleted) account closes those of every session of the member.
 
 A socket's member is read once, when it connects, so without these it would go on showing that
-member's hand until it next timed out. The events go through `tables.push` after the commit.
+member's hand until it next timed out. The events go through `tables.play.push` after the commit.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from accounts.models import User
-from tables import push
+from tables.play import push
 
 
 @receiver(user_logged_out, dispatch_uid="accounts.close_sockets_on_logout")

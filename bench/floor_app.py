@@ -5,7 +5,7 @@ says what the site's own stack costs before the site does any work, so a move's 
 framework" (this) and "the club" (the site minus this). It is driven by the load generator's django mode,
 exactly as the site is: a member's POST to /t/<code>/move/ (a sync Django view, run in a thread as the site's
 are) bumps the table's version in memory, pushes through the in-memory channel layer in one hop to the
-event loop (as tables/push.py does after commit), and answers with the mover's board; every socket of the
+event loop (as tables/play/push.py does after commit), and answers with the mover's board; every socket of the
 table at /ws/table/<code>/ (an AsyncWebsocketConsumer, as the site's) formats its own board of the site's
 size. No database, no sessions, no middleware, no templates, no engine.
 

@@ -18,7 +18,7 @@ from accounts.models import User
 from rules.engine import registry
 from rules.engine.rng import new_seed
 from tables.models import Match, Move, Round, Seat, Table
-from tables.services.fairness import commitment_of
+from tables.play.services.play import commitment_of
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
-    from tables.consumers import TableConsumer
     from tables.models import Table
+    from tables.play.consumers import TableConsumer
 
     data = json.loads(args.tables_file.read_text())
     rng = random.Random(1)

@@ -1,6 +1,6 @@
 """Count the queries of the lobby, a table page and a move at full size: before and after 10,000 finished rounds.
 
-The unit tests (tests/tables/test_query_counts.py) show the counts do not grow with a few hundred rows; this
+The unit tests (tests/tables/play/test_query_counts.py) show the counts do not grow with a few hundred rows; this
 does the same on a real bench database (SQLite or PostgreSQL, whatever DATABASE_URL names) with the numbers
 the issue asks for. Every request goes through the site's views (Django's test client); the rendered-board
 cache is emptied before each one, so the counts are those of a board rendered from the database.
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench.history import bulk_finished_history, bulk_members
     from rules.engine import registry
     from tables.models import Round, Seat, Table
-    from tables.services.tables import add_bot, create_table, join_table
+    from tables.play.services.tables import add_bot, create_table, join_table
 
     run = f"qc{int(time.time()) % 100000}"
     rng = random.Random(1)

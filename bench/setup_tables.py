@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.utils import timezone
 
     from bench.history import bulk_finished_history, bulk_members
-    from tables.services.tables import add_bot, create_table, join_table
+    from tables.play.services.tables import add_bot, create_table, join_table
 
     started = time.monotonic()
     games = [g.strip() for g in args.games.split(",") if g.strip()]

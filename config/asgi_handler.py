@@ -15,7 +15,7 @@ bench/floor_app.py). asgiref lets the caller own the context's executor; here id
 free list and the next request takes one. A request still has one thread to itself from start to end
 (its database connection, closed at its end as before, lives there), and a thread serves one request at
 a time. Nothing else changes: the same middleware in the same order; WebSockets do not pass here, but
-their consumers take their threads from the same pool (`kept_threads`, see tables/consumers.py).
+their consumers take their threads from the same pool (`kept_threads`, see tables/play/sockets.py).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from jinja2 import ChainableUndefined, Environment, Undefined
 
-from tables.templatetags.cards import at, card_face, dollars, money, points, seat_name
+from tables.play.templatetags import at, card_face, dollars, money, points, seat_name
 
 
 def url(name: str, *args: Any) -> str:

@@ -90,6 +90,12 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # The tag libraries live with their features (tables/<feature>/templatetags.py), not in an app's
+            # templatetags/ package, so they are named here.
+            "libraries": {
+                "cards": "tables.play.templatetags",
+                "quickplay": "tables.quickplay.templatetags",
+            },
         },
     },
     {
@@ -152,7 +158,7 @@ else:
                                   "CONFIG": {"capacity": CHANNEL_CAPACITY}}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Several processes share one Redis: a move's snapshot of its table goes there too (tables/snapshots.py).
+# Several processes share one Redis: a move's snapshot of its table goes there too (tables/play/snapshots.py).
 TABLE_SNAPSHOTS_SHARED = bool(REDIS_URL)
 
 # Sessions are read from the cache and written through to the database: one query less on every request.
@@ -167,7 +173,7 @@ TABLE_SOCKET_MAX_AGE = env.float("TABLE_SOCKET_MAX_AGE", default=3600.0)
 # Each process with sockets sweeps quick play this often (seconds; 0: never), so requests come due on time.
 QUICK_PLAY_SWEEP_SECONDS = env.float("QUICK_PLAY_SWEEP_SECONDS", default=5.0)
 # Sockets (lobby and table together) one member may hold open in each process (0: no cap); the next is
-# accepted and closed with 4429, which htmx does not retry (see tables/socket_quota.py).
+# accepted and closed with 4429, which htmx does not retry (see tables/play/socket_quota.py).
 SOCKETS_PER_MEMBER = env.int("SOCKETS_PER_MEMBER", default=12)
 
 AUTH_USER_MODEL = "accounts.User"

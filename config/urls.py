@@ -4,10 +4,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config.favicon import favicon
-from tables import views as table_views
+from tables.lobby import views as lobby_views
 
 urlpatterns = [
-    path("", table_views.home, name="home"),
+    path("", lobby_views.home, name="home"),
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),

@@ -7,3 +7,12 @@ class TablesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tables"
     verbose_name = "Tables and play"
+
+    def ready(self) -> None:
+        """Plug the features into `play`, which may not import them: the ledger writes a finished round's
+        entries when play sends `round_finished`, and quick play's sweeper starts with the process's sockets."""
+        from tables.ledger import receivers  # noqa: F401  (connects the ledger's receiver)
+        from tables.play.sockets import start_with_sockets
+        from tables.quickplay.sweeper import start_quick_play_sweeper
+
+        start_with_sockets(start_quick_play_sweeper)

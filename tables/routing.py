@@ -2,10 +2,12 @@ from __future__ import annotations
 
 from django.urls import path, re_path
 
-from tables import consumers
+from tables.lobby.consumers import LobbyConsumer
+from tables.play.consumers import TableConsumer
+from tables.play.sockets import UnknownPathConsumer
 
 websocket_urlpatterns = [
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
-    path("ws/table/<str:code>/", consumers.TableConsumer.as_asgi()),
-    re_path(r"", consumers.UnknownPathConsumer.as_asgi()),  # last: anything else is refused with 4404
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/table/<str:code>/", TableConsumer.as_asgi()),
+    re_path(r"", UnknownPathConsumer.as_asgi()),  # last: anything else is refused with 4404
 ]

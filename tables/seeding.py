@@ -1,4 +1,7 @@
-"""Demo data from `seeds/`: safe to load again and again (it only adds what is missing)."""
+"""Demo data from `seeds/`: safe to load again and again (it only adds what is missing).
+
+At the app's top level, beside `management/`, not in a feature: it is the whole club's demo (members, open
+tables, finished matches whose ledger entries the ledger writes as for any round), made through play's services."""
 
 from __future__ import annotations
 
@@ -14,9 +17,9 @@ from django.utils import timezone
 from accounts.models import User
 from rules.engine import registry
 from tables.models import Round, Seat, Table
-from tables.services.errors import TableError
-from tables.services.play import play_move, ready_for_next_round
-from tables.services.tables import add_bot, create_table, join_table
+from tables.play.services.errors import TableError
+from tables.play.services.play import play_move, ready_for_next_round
+from tables.play.services.tables import add_bot, create_table, join_table
 
 SEEDS_DIR = Path(settings.BASE_DIR) / "seeds"
 

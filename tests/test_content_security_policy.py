@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from tables.models import Round
-from tables.services.tables import create_table
+from tables.play.services.tables import create_table
 from tests.tables.helpers import current_round, full_table
 from tests.tables.ledger_support import finished_table
 

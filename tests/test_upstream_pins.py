@@ -1,5 +1,5 @@
 """The stack's patches restate framework code (config/asgi_handler.py, config/channel_layer.py, config/sqlite,
-config/redis_cache.py, tables/consumers.py's ClubConsumer.dispatch). Each is right only for the upstream code it
+config/redis_cache.py, tables/play/sockets.py's ClubConsumer.dispatch). Each is right only for the upstream code it
 was written against, so every package whose internals they restate is pinned in pyproject.toml, and each
 patch has a test here that fails the moment that upstream code changes under it (a version bump included):
 the message says which file to re-read. After re-reading it (and adapting the patch), record the new
@@ -81,14 +81,14 @@ def test_club_consumer_dispatch_restates_channels_dispatch() -> None:
     from channels.consumer import AsyncConsumer
     from channels.generic.websocket import AsyncWebsocketConsumer
 
-    from tables.consumers import ClubConsumer
+    from tables.play.sockets import ClubConsumer
 
     between = ClubConsumer.__mro__[1:ClubConsumer.__mro__.index(AsyncConsumer)]
     assert AsyncWebsocketConsumer in between
     assert not [cls for cls in between if "dispatch" in vars(cls)], (
         "upstream changed: a Channels class between ClubConsumer and AsyncConsumer now has its own dispatch; "
-        "re-read tables/consumers.py")
-    assert_unchanged(fingerprint(AsyncConsumer.dispatch), "39f34e7d4fb0f655", "tables/consumers.py (ClubConsumer)")
+        "re-read tables/play/sockets.py")
+    assert_unchanged(fingerprint(AsyncConsumer.dispatch), "39f34e7d4fb0f655", "tables/play/sockets.py (ClubConsumer)")
 
 
 def test_sqlite_writer_queue_restates_how_djangos_sqlite_transactions_begin_and_end() -> None:

@@ -3,12 +3,12 @@
 (function () {
   "use strict";
 
-  // tables/consumers.py CLOSE_TRY_AGAIN. htmx reconnects by itself only after 1006, 1011, 1012 and 1013, and
+  // tables/play/sockets.py CLOSE_TRY_AGAIN. htmx reconnects by itself only after 1006, 1011, 1012 and 1013, and
   // Daphne cannot send those on purpose (only 1000 and 3000-4999): the server closes with this code instead
   // (an old socket, a board it could not render) and the fresh socket sends the whole page again.
   var COME_BACK = 4012;
   var RETRIED_BY_HTMX = [1006, 1011, 1012, 1013];
-  // Closes that mean stop (tables/consumers.py): coming back would be refused again.
+  // Closes that mean stop (tables/play/sockets.py): coming back would be refused again.
   var STOPPED = {
     4401: "signed out: reload the page",
     4404: "not found: reload the page",

@@ -1,4 +1,5 @@
-"""The ledger in the admin: entries (read-only), balances per member, corrections, CSV, in-person results.
+"""The ledger in the admin: entries (read-only), balances per member, corrections, CSV, in-person results,
+and finished rounds for review (a replay of every hand, CSV; voiding one still being played is play's service).
 
 Nobody, superusers included, gets add, change or delete permission on ledger rows or in-person
 records: the only ways in are the forms here, which call the services (an in-person result, a
@@ -14,23 +15,26 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import redirect
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
 from accounts.models import User
-from tables.admin.lookups import DeclaredLookupsOnly
-from tables.admin.readonly import ReadOnlyAdmin
-from tables.forms_ledger import CorrectionForm, HawkResultForm, PeriodForm, SheepsheadResultForm
-from tables.models import InPersonRecord, LedgerEntry
-from tables.request_numbers import record_id
-from tables.selectors_history import balances, in_period, money_text
-from tables.services import inperson
-from tables.services.errors import TableError
-from tables.services.ledger import correct_entries
+from tables.ledger.forms import CorrectionForm, HawkResultForm, PeriodForm, SheepsheadResultForm
+from tables.ledger.selectors import balances, in_period, money_text, replay_step, seat_names
+from tables.ledger.services import inperson
+from tables.ledger.services.ledger import correct_entries
+from tables.models import InPersonRecord, LedgerEntry, Move, Round
+from tables.play.admin import HIDDEN, may_change_play, member_filter, pretty_json
+from tables.play.admin_helpers.actions import with_reason
+from tables.play.admin_helpers.lookups import DeclaredLookupsOnly
+from tables.play.admin_helpers.readonly import ReadOnlyAdmin, ReadOnlyInline
+from tables.play.request_numbers import record_id, whole_number
+from tables.play.services.admin_actions import void_round
+from tables.play.services.errors import TableError
 
 
 class _Echo:
@@ -107,7 +111,7 @@ class ReadOnlyRecords(DeclaredLookupsOnly, ReadOnlyAdmin):
     """Records of the books: viewable, never added, changed or deleted through the admin."""
 
     def page(self, request: HttpRequest, template: str, title: str, **context: Any) -> TemplateResponse:
-        return TemplateResponse(request, f"tables/history/{template}", {
+        return TemplateResponse(request, f"tables/ledger/{template}", {
             **self.admin_site.each_context(request), "opts": self.model._meta, "title": title, **context,
         })
 
@@ -120,7 +124,7 @@ class LedgerEntryAdmin(ReadOnlyRecords):
     date_hierarchy = "created_at"
     list_select_related = ("member", "made_by", "round__match__table", "in_person")
     readonly_fields = [f.name for f in LedgerEntry._meta.fields]
-    change_list_template = "tables/history/admin_ledger_changelist.html"
+    change_list_template = "tables/ledger/admin_ledger_changelist.html"
     actions = ["export_csv"]
 
     @admin.display(description="who", ordering="label")
@@ -213,7 +217,7 @@ class InPersonRecordAdmin(ReadOnlyRecords):
     date_hierarchy = "played_on"
     readonly_fields = ("game", "kind", "played_on", "summary", "facts", "score", "note", "recorded_by", "recorded_at",
                        "entries")
-    change_list_template = "tables/history/admin_inperson_changelist.html"
+    change_list_template = "tables/ledger/admin_inperson_changelist.html"
 
     @admin.display(description="ledger entries")
     def entries(self, record: InPersonRecord) -> str:
@@ -250,3 +254,131 @@ class InPersonRecordAdmin(ReadOnlyRecords):
     def hawk_view(self, request: HttpRequest) -> HttpResponse:
         return self._record(request, HawkResultForm(request.POST or None), inperson.record_hawk_round,
                             "Record a Hawk round played at the club")
+
+
+class MoveInline(ReadOnlyInline):
+    model = Move
+    fields = ("seq", "seat", "text", "actor", "user", "table_version", "created_at")
+    readonly_fields = fields
+
+
+ROUND_CSV_HEADER = ["id", "table", "game", "round", "started_at", "finished_at", "over", "players", "deltas",
+                    "amounts_shown", "commitment", "salt", "seed", "moves"]
+
+
+def round_rows(rounds: QuerySet[Round]) -> Any:
+    """One CSV line per round; the seed and the result only once the round is over."""
+    for r in rounds.select_related("match__table").order_by("started_at", "id").iterator():
+        table = r.match.table
+        names, _bots = seat_names(r)
+        deltas = (r.result or {}).get("deltas", []) if r.over else []
+        unit = (r.result or {}).get("unit", "points")
+        yield [
+            r.pk, table.code, table.game, r.number, r.started_at.isoformat(),
+            r.finished_at.isoformat() if r.finished_at else "", r.over, " | ".join(names),
+            " ".join(str(d) for d in deltas), " ".join(money_text(d, unit) for d in deltas), r.commitment, r.salt,
+            r.seed if r.over else HIDDEN, r.moves.count() if r.over else HIDDEN,
+        ]
+
+
+@admin.register(Round)
+class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
+    list_display = ("__str__", "game", "number", "over", "started_at", "finished_at", "replay_link")
+    list_filter = ("over", "match__table__game", member_filter("match__table__seats__user"), "started_at")
+    search_fields = ("match__table__code", "match__table__seats__user__username")
+    list_select_related = ("match__table",)
+    fields = ("match", "number", "commitment", "salt", "seed_shown", "over", "result_shown", "match_before_shown",
+              "state_shown", "moves_note", "deadline", "started_at", "finished_at", "voided_at", "voided_by",
+              "void_reason")
+    readonly_fields = fields
+    date_hierarchy = "started_at"
+    actions = ["export_csv", "void_rounds"]
+    change_list_template = "tables/ledger/admin_round_changelist.html"
+
+
+    def get_inlines(self, request: HttpRequest, obj: Round | None) -> list[Any]:
+        return [MoveInline] if obj is not None and obj.over else []
+
+    @admin.display(description="game", ordering="match__table__game")
+    def game(self, obj: Round) -> str:
+        return obj.match.table.get_game_display()
+
+    @admin.display(description="seed")
+    def seed_shown(self, obj: Round) -> str:
+        return obj.seed if obj.over else HIDDEN
+
+    @admin.display(description="result")
+    def result_shown(self, obj: Round) -> str:
+        if obj.voided:
+            return "voided: nobody was paid"
+        return pretty_json(obj.result) if obj.over else HIDDEN
+
+    @admin.display(description="match before the deal")
+    def match_before_shown(self, obj: Round) -> str:
+        return pretty_json(obj.match_before) if obj.over else HIDDEN
+
+    @admin.display(description="state (every hand)")
+    def state_shown(self, obj: Round) -> str:
+        return pretty_json(obj.state) if obj.over else HIDDEN
+
+    @admin.display(description="moves")
+    def moves_note(self, obj: Round) -> str:
+        if not obj.over:
+            return f"{obj.moves.count()} so far ({HIDDEN})"
+        url = reverse("admin:tables_round_replay", args=[obj.pk])
+        return format_html('{} moves, listed below · <a href="{}">replay every hand</a>', obj.moves.count(), url)
+
+    @admin.display(description="replay")
+    def replay_link(self, obj: Round) -> str:
+        if not obj.over:
+            return HIDDEN
+        return format_html('<a href="{}">replay</a>', reverse("admin:tables_round_replay", args=[obj.pk]))
+
+    @admin.action(description="Export the selected rounds as CSV")
+    def export_csv(self, request: HttpRequest, queryset: QuerySet[Round]) -> StreamingHttpResponse:
+        return csv_response("rounds.csv", ROUND_CSV_HEADER, round_rows(queryset))
+
+    def has_void_permission(self, request: HttpRequest) -> bool:
+        return may_change_play(request)
+
+    @admin.action(description="Void the selected unfinished rounds…", permissions=["void"])
+    def void_rounds(self, request: HttpRequest, queryset: QuerySet[Round]) -> TemplateResponse | None:
+        return with_reason(
+            self, request, queryset, action="void_rounds", title="Void rounds", button="Void them", done="Voided",
+            intro="Each round ends unpaid (no ledger entries; its seed and moves become reviewable) and its table, "
+                  "if still playing, deals the next round from the match as it stood. A finished round is not "
+                  "voided: correct it through the ledger.",
+            service=lambda rnd, reason: void_round(round_id=rnd.pk, admin=request.user, reason=reason),
+        )
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("<int:round_id>/replay/", wrap(self.replay_view), name="tables_round_replay"),
+            path("export.csv", wrap(self.export_view), name="tables_round_export"),
+            *super().get_urls(),
+        ]
+
+    def export_view(self, request: HttpRequest) -> StreamingHttpResponse:
+        rounds = Round.objects.all()
+        game = request.GET.get("game")
+        if game:
+            rounds = rounds.filter(match__table__game=game)
+        return csv_response("rounds.csv", ROUND_CSV_HEADER, round_rows(rounds))
+
+    def replay_view(self, request: HttpRequest, round_id: int) -> TemplateResponse:
+        """Every hand, the blind and every move in order; for a round not over, only that it is hidden."""
+        found = get_object_or_404(Round.objects.select_related("match__table"), pk=round_id)
+        context: dict[str, Any] = {
+            **self.admin_site.each_context(request), "opts": Round._meta, "round": found,
+            "title": f"Replay of {found}", "hidden": HIDDEN,
+        }
+        if found.over:
+            step = whole_number(request.GET.get("step"))
+            steps = [replay_step(round=found, step=0)]
+            if step is not None:
+                steps.append(replay_step(round=found, step=step))
+            context.update(deal=steps[0], current=steps[-1] if step is not None else None)
+        elif request.GET.get("step"):
+            raise Http404(HIDDEN)
+        return TemplateResponse(request, "tables/ledger/admin_replay.html", context)

@@ -13,7 +13,7 @@ from django import forms
 
 from rules.engine import registry
 from rules.engine.hawk import BONUS_KINDS
-from tables.request_numbers import WholeNumberField
+from tables.play.request_numbers import WholeNumberField
 
 _SPLIT = re.compile(r"[\s,;]+")
 

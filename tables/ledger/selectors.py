@@ -20,9 +20,9 @@ from rules.engine import registry
 from rules.engine.api import Config
 from rules.engine.api import Match as EngineMatch
 from rules.engine.moves import Move as EngineMove
-from tables.amounts import points_text
 from tables.models import LedgerEntry, Move, Round, Seat
-from tables.selectors import name_seats, round_headline, seat_label
+from tables.play.amounts import points_text
+from tables.play.selectors import name_seats, round_headline, seat_label
 
 LOWER_IS_BETTER = frozenset({"puskiyon"})  # Puskiyon's points are the cards left in hand: fewer wins
 HOUSE = "Bots (the house)"

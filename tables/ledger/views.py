@@ -13,17 +13,17 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from rules.engine import registry
-from tables.forms_ledger import PeriodForm
-from tables.models import Round
-from tables.request_numbers import whole_number
-from tables.selectors_history import (
+from tables.ledger.forms import PeriodForm
+from tables.ledger.selectors import (
     LOWER_IS_BETTER,
     can_see_round,
     member_history,
     replay_step,
     standings,
 )
-from tables.services.fairness import DealNotRevealed, verify_deal
+from tables.ledger.services.fairness import DealNotRevealed, verify_deal
+from tables.models import Round
+from tables.play.request_numbers import whole_number
 
 HISTORY_PAGE = 50
 
@@ -35,7 +35,7 @@ def my_history(request: HttpRequest) -> HttpResponse:
     page = Paginator(history.rows, HISTORY_PAGE).get_page(whole_number(request.GET.get("page"), low=1))
     query = request.GET.copy()
     query.pop("page", None)
-    return render(request, "tables/history/mine.html", {
+    return render(request, "tables/ledger/mine.html", {
         "form": form, "history": history, "page": page, "query": query.urlencode(), "period": period,
     })
 
@@ -45,7 +45,7 @@ def standings_page(request: HttpRequest) -> HttpResponse:
     period = form.period() if request.GET else {"game": None, "start": None, "end": None}
     game = period["game"] or "sheepshead"
     spec = registry.spec(game)
-    return render(request, "tables/history/standings.html", {
+    return render(request, "tables/ledger/standings.html", {
         "form": form, "spec": spec, "specs": registry.all_specs(), "period": period,
         "rows": standings(game=game, start=period["start"], end=period["end"]),
         "lower_is_better": game in LOWER_IS_BETTER,
@@ -68,7 +68,7 @@ def _finished_round(request: HttpRequest, round_id: int) -> Round:
 def round_replay(request: HttpRequest, round_id: int) -> HttpResponse:
     found = _finished_round(request, round_id)
     replay = replay_step(round=found, step=_step(request))
-    template = "tables/history/replay.html#replay-panel" if request.htmx else "tables/history/replay.html"
+    template = "tables/ledger/replay.html#replay-panel" if request.htmx else "tables/ledger/replay.html"
     return render(request, template, {"replay": replay})
 
 
@@ -79,7 +79,7 @@ def fair_deal(request: HttpRequest, round_id: int) -> HttpResponse:
         check = verify_deal(round_id=found.pk)
     except DealNotRevealed as error:
         raise Http404(str(error)) from None
-    return render(request, "tables/history/fair.html", {
+    return render(request, "tables/ledger/fair.html", {
         "check": check, "round": found,
         "seat_rows": list(zip(range(1, len(check.redealt) + 1), check.redealt, check.recorded, check.seats_ok,
                               strict=False)),

@@ -11,7 +11,7 @@ import time
 
 from django.template.loader import render_to_string
 
-from tables.selectors import lobby_tables
+from tables.lobby.selectors import lobby_tables
 
 _shared: tuple[float, str] | None = None  # (time.monotonic() the read started, the rendered list)
 
@@ -23,6 +23,6 @@ def table_list_html(*, fresh_after: float) -> str:
     if shared is not None and shared[0] >= fresh_after:
         return shared[1]
     started = time.monotonic()
-    html = render_to_string("tables/lobby.html#table-list", {"tables": list(lobby_tables()), "oob": True})
+    html = render_to_string("tables/lobby/lobby.html#table-list", {"tables": list(lobby_tables()), "oob": True})
     _shared = (started, html)
     return html

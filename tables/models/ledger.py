@@ -17,9 +17,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from tables.amounts import points_text
 from tables.models.play import GAME_CHOICES, Round
-from tables.services.errors import NotAllowed
+from tables.play.amounts import points_text
+from tables.play.services.errors import NotAllowed
 
 UNIT_CHOICES = [("cents", "cents (money)"), ("points", "points")]
 

@@ -8,8 +8,8 @@ from django import forms
 
 from rules.engine import registry
 from rules.engine.api import GameSpec
-from tables.request_numbers import WholeNumberField
-from tables.services.tables import TURN_SECONDS_RANGE
+from tables.play.request_numbers import WholeNumberField
+from tables.play.services.tables import TURN_SECONDS_RANGE
 
 OPTION_PREFIX = "opt_"
 

@@ -2,6 +2,8 @@
 
 Messages name what changed (and a version), never the cards: every consumer renders what its
 own member may see when the event reaches it, so hidden information never rides a group message.
+Play's own messages are here, with the primitives (`send_on_commit`, `user_notice`, `batched`) on which
+the lobby's and quick play's pushes (tables/lobby/push.py, tables/quickplay/push.py) are built.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def account_group(user_id: int) -> str:
     return f"account-{user_id}"
 
 
-def _send_on_commit(group: str, message: dict[str, Any]) -> None:
+def send_on_commit(group: str, message: dict[str, Any]) -> None:
     def send() -> None:
         pending: list[tuple[str, dict[str, Any]]] | None = getattr(_outbox, "pending", None)
         if pending is not None:
@@ -102,7 +104,8 @@ def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
 
 def _in_sending_order(messages: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
     """The messages to tables, members and sessions in commit order (a later version never overtakes an
-    earlier one), then each different lobby-wide message once, queue changes merged into one.
+    earlier one), then each different lobby-wide message once, those naming members (quick play's queue
+    changes) merged into one of each type.
 
     A socket reads its channel only after the whole batch is sent, and a channel holds `capacity`
     messages: a sweep forming 150 tables committed one "lobby changed" per table, and queued before the
@@ -111,61 +114,40 @@ def _in_sending_order(messages: list[tuple[str, dict[str, Any]]]) -> list[tuple[
     can never crowd out a member's own notice."""
     personal = [(group, message) for group, message in messages if group != LOBBY_GROUP]
     lobby: list[dict[str, Any]] = []
-    queue: dict[str, Any] | None = None
+    merged: dict[Any, dict[str, Any]] = {}  # by type: the one message that names every member of its kind
     for group, message in messages:
         if group != LOBBY_GROUP:
             continue
-        if message.get("type") == "queue.changed":
-            if queue is None:
-                queue = {**message, "members": []}
-                lobby.append(queue)
-            queue["members"] += [m for m in message.get("members", ()) if m not in queue["members"]]
+        if "members" in message:
+            into = merged.get(message.get("type"))
+            if into is None:
+                into = merged[message.get("type")] = {**message, "members": []}
+                lobby.append(into)
+            into["members"] += [m for m in message.get("members", ()) if m not in into["members"]]
         elif message not in lobby:
             lobby.append(message)
     return [*personal, *((LOBBY_GROUP, message) for message in lobby)]
 
 
-def online_count_changed(*, count: int, origin: str) -> None:
-    """`origin` is the socket whose arrival or departure changed the count; it knows already."""
-    _send_on_commit(LOBBY_GROUP, {"type": "lobby.online", "count": count, "origin": origin})
-
-
 def table_changed(table: Any) -> None:
     """Everyone watching the table re-renders it for themselves; the message names no cards."""
-    _send_on_commit(table_group(table.pk), {"type": "table.changed", "version": table.version})
+    send_on_commit(table_group(table.pk), {"type": "table.changed", "version": table.version})
 
 
 def lobby_changed() -> None:
-    _send_on_commit(LOBBY_GROUP, {"type": "lobby.changed"})
+    send_on_commit(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 def user_notice(*, user_id: int, kind: str, **data: Any) -> None:
-    _send_on_commit(user_group(user_id), {"type": "user.notice", "kind": kind, **data})
-
-
-def queue_changed(*, members: list[int] | None = None) -> None:
-    """Quick play's queue changed (a request came, went or was seated): lobbies re-count it, and the
-    sockets of `members` (who asked or cancelled, perhaps in another tab) re-render their own panel.
-    The ids stay on the server: consumers send only the counts and their own member's panel."""
-    _send_on_commit(LOBBY_GROUP, {"type": "queue.changed", "members": list(members or [])})
-
-
-def table_ready(*, user_id: int, table_code: str, game: str) -> None:
-    """Tell one member that quick play seated them (their lobby page moves them to the table). The
-    message carries all the notice shows, so a socket renders it without waiting for the database."""
-    user_notice(user_id=user_id, kind="table_ready", table=table_code, game=game)
-
-
-def queue_ended(*, user_id: int, kind: str, game: str) -> None:
-    """Tell one member their quick-play request ended without a table (`kind`: expired, dropped)."""
-    user_notice(user_id=user_id, kind=f"queue_{kind}", game=game)
+    """A notice for one member's lobby sockets (quick play's "your table is ready", tables/quickplay/push.py)."""
+    send_on_commit(user_group(user_id), {"type": "user.notice", "kind": kind, **data})
 
 
 def session_ended(*, session_key: str) -> None:
     """The session logged out: its sockets close (on every process), so they stop showing its hand."""
-    _send_on_commit(session_group(session_key), {"type": "session.ended"})
+    send_on_commit(session_group(session_key), {"type": "session.ended"})
 
 
 def account_sessions_ended(*, user_id: int) -> None:
     """The member's password changed or the account was deactivated: every session's sockets close."""
-    _send_on_commit(account_group(user_id), {"type": "session.ended"})
+    send_on_commit(account_group(user_id), {"type": "session.ended"})

@@ -9,7 +9,7 @@ reply and the push, not a Redis round trip and a pickle each way. When a member'
 different processes, the socket's process renders the board again, from the shared snapshot.
 It is safe because every change at a table bumps its version (a new version is a new key), each viewer
 has their own key (hidden cards never cross from one member's board to another's), and the version in
-the key is read from the database or from a snapshot that a committed transaction left (tables.snapshots),
+the key is read from the database or from a snapshot that a committed transaction left (tables.play.snapshots),
 never trusted from a table object that may be out of date.
 """
 
@@ -25,13 +25,13 @@ from django.template import engines
 from django.template.backends.jinja2 import Template
 
 from accounts.models import User
-from tables import snapshots
 from tables.models import Table
-from tables.selectors import Board, board_for, board_from
-from tables.snapshots import TableSnapshot
+from tables.play import snapshots
+from tables.play.selectors import Board, board_for, board_from
+from tables.play.snapshots import TableSnapshot
 
 BOARDS_KEPT = 1024  # rendered boards kept (most are used once, moments after they are rendered)
-_OPENING_END = ' aria-label="The table">'  # how the board's opening tag ends (jinja2/tables/board.html)
+_OPENING_END = ' aria-label="The table">'  # how the board's opening tag ends (jinja2/tables/play/board.html)
 _OOB_OPENING_END = ' hx-swap-oob="true" aria-label="The table">'
 
 
@@ -107,8 +107,8 @@ def _render(build: Callable[[], Board], user: User, *, oob: bool, key: str | Non
 
 
 def _board_template() -> Template:
-    """templates/jinja2/tables/board.html, through Django's Jinja2 backend (which caches the compiled template)."""
-    return engines["jinja2"].get_template("tables/board.html")
+    """templates/jinja2/tables/play/board.html, through Django's Jinja2 backend (which caches the compiled template)."""
+    return engines["jinja2"].get_template("tables/play/board.html")
 
 
 _locks: dict[str, threading.Lock] = {}

@@ -1,4 +1,4 @@
-"""Reads for pages and sockets. Everything a viewer sees of a game comes from the engine's
+"""Reads for the table's pages and sockets. Everything a viewer sees of a game comes from the engine's
 `view(state, seat)` for that viewer's own seat (or None for a spectator), never the raw state."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
 
 from accounts.models import User
@@ -16,26 +15,7 @@ from rules.engine import registry
 from rules.engine.api import GameSpec
 from rules.engine.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card
 from tables.models import Match, Move, Round, Seat, Table
-from tables.snapshots import TableSnapshot
-
-
-def lobby_tables() -> QuerySet[Table]:
-    """Public tables waiting for players or playing, with their seats, in a fixed number of queries."""
-    seats = Seat.objects.select_related("user").order_by("position")
-    return (
-        Table.objects.filter(private=False, status__in=[Table.Status.OPEN, Table.Status.RUNNING])
-        .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False) | Q(seats__is_bot=True)))
-        .prefetch_related(Prefetch("seats", queryset=seats))
-        .order_by("status", "-created_at")[:100]
-    )
-
-
-def my_tables(user: User) -> QuerySet[Table]:
-    return (
-        Table.objects.filter(seats__user=user, status__in=[Table.Status.OPEN, Table.Status.RUNNING])
-        .distinct()
-        .order_by("-created_at")
-    )
+from tables.play.snapshots import TableSnapshot
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ SHARED_SECONDS = 60
 
 def _pickled_sources() -> tuple[Path, ...]:
     """Every file defining a class of this project that a shared snapshot pickles: the engine (its states),
-    the models and this module (tests/tables/test_backstops.py checks a real snapshot against this list)."""
+    the models and this module (tests/tables/play/test_backstops.py checks a real snapshot against this list)."""
     files = [path for package in (rules.engine, tables.models) for path in Path(package.__file__).parent.rglob("*.py")]
     return tuple(sorted({path.resolve() for path in [*files, Path(accounts.models.__file__), Path(__file__)]}))
 
@@ -58,7 +58,7 @@ def _release(sources: tuple[Path, ...]) -> str:
     except metadata.PackageNotFoundError:
         version = "unversioned"
     digest = hashlib.sha256(f"{version} django {django.get_version()} python {sys.version_info[:2]}".encode())
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]  # the project's root: tables/play/snapshots.py
     for path in sources:
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]

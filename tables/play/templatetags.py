@@ -1,12 +1,14 @@
-"""Card faces in templates: readable without colour (rank and suit as text for screen readers)."""
+"""`{% load cards %}`: card faces, amounts and seat names in templates (registered by name in settings,
+TEMPLATES' "libraries"; the board's Jinja2 environment, config/jinja2.py, uses the same functions).
+Faces read without colour (rank and suit as text for screen readers)."""
 
 from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html
 
-from tables.amounts import points_text
-from tables.selectors import face
+from tables.play.amounts import points_text
+from tables.play.selectors import face
 
 register = template.Library()
 

@@ -1,72 +1,27 @@
-"""Pages of the club: thin views that parse input, call one service or selector, and render."""
+"""The table's page and its actions: thin views that parse input, call one service or selector, and render."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from rules.engine import registry
-from tables import snapshots
-from tables.forms import NewTableForm
 from tables.models import Table
-from tables.rendering import render_board, snapshot_html
-from tables.request_numbers import whole_number
-from tables.selectors import lobby_tables, my_tables
-from tables.services import play
-from tables.services import tables as table_services
-from tables.services.errors import TableError
-from tables.services.presence import online_count
-
-
-@login_not_required
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "tables/home.html", {"specs": registry.all_specs()})
-
-
-def lobby(request: HttpRequest) -> HttpResponse:
-    form = NewTableForm(game=request.GET.get("game"))
-    return render(request, "tables/lobby.html", {
-        "online_count": online_count(), "tables": lobby_tables(), "mine": my_tables(request.user), "form": form,
-    })
-
-
-def lobby_tables_fragment(request: HttpRequest) -> HttpResponse:
-    return render(request, "tables/lobby.html#table-list", {"tables": lobby_tables()})
-
-
-def new_table_form(request: HttpRequest) -> HttpResponse:
-    """The form again for another game (htmx swaps it in when the game changes)."""
-    return render(request, "tables/lobby.html#new-table", {"form": NewTableForm(game=request.GET.get("game"))})
-
-
-@require_POST
-def create_table(request: HttpRequest) -> HttpResponse:
-    form = NewTableForm(request.POST)
-    if form.is_valid():
-        try:
-            table = table_services.create_table(
-                creator=request.user, game=form.cleaned_data["game"], players=form.cleaned_data["players"],
-                options=form.game_options(), private=form.cleaned_data["private"],
-                turn_seconds=form.cleaned_data["turn_seconds"], fill_with_bots=form.cleaned_data["fill_with_bots"],
-            )
-        except TableError as error:
-            form.add_error(None, str(error))
-        else:
-            return redirect("table", code=table.code)
-    return render(request, "tables/lobby.html", {
-        "online_count": online_count(), "tables": lobby_tables(), "mine": my_tables(request.user), "form": form,
-    }, status=400)
+from tables.play import snapshots
+from tables.play.rendering import render_board, snapshot_html
+from tables.play.request_numbers import whole_number
+from tables.play.services import play
+from tables.play.services import tables as table_services
+from tables.play.services.errors import TableError
 
 
 def table(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=code)
-    return render(request, "tables/table.html", {"table": found, "board_html": render_board(found, request.user)})
+    return render(request, "tables/play/table.html", {"table": found, "board_html": render_board(found, request.user)})
 
 
 def board(request: HttpRequest, code: str) -> HttpResponse:
@@ -76,7 +31,7 @@ def board(request: HttpRequest, code: str) -> HttpResponse:
 
 def _refused(request: HttpRequest, found: Table, error: TableError) -> HttpResponse:
     if request.htmx:
-        response = render(request, "tables/table_error.html", {"message": str(error)}, status=error.status)
+        response = render(request, "tables/play/table_error.html", {"message": str(error)}, status=error.status)
         response["HX-Retarget"] = "#table-error"
         response["HX-Reswap"] = "outerHTML"
         return response

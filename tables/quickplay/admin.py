@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from tables.admin.lookups import DeclaredLookupsOnly
-from tables.admin.readonly import ReadOnlyAdmin
 from tables.models import QueueRequest
+from tables.play.admin_helpers.lookups import DeclaredLookupsOnly
+from tables.play.admin_helpers.readonly import ReadOnlyAdmin
 
 
 @admin.register(QueueRequest)

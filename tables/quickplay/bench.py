@@ -1,4 +1,4 @@
-"""`manage.py bench_matchmaking`: how fast quick play seats a crowd, through the real services.
+"""How fast quick play seats a crowd, through the real services (`manage.py bench_matchmaking` runs it).
 
 Fills the queue with N simulated members spread over the four games (each asking for the game's
 usual table or "any" count, the usual band or "any"), one `enqueue` call per member in a shuffled
@@ -31,7 +31,7 @@ from django.db import connection, connections
 from accounts.models import User
 from rules.engine import registry
 from tables.models import QueueRequest, Table
-from tables.services import matchmaking
+from tables.quickplay.services import matchmaking
 
 PREFIX = "bench-qp-"
 
@@ -65,7 +65,7 @@ def plan_requests(count: int, rng: random.Random, any_share: float) -> list[tupl
     return plans
 
 
-class Command(BaseCommand):
+class BenchMatchmaking(BaseCommand):
     help = "Benchmark quick play: N simulated members asking at once; matched a second and wait to a table."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -11,8 +11,8 @@ from typing import Any
 from django import forms
 
 from rules.engine.api import GameSpec
-from tables.forms import NewTableForm, choose_game
-from tables.services.matchmaking import BAND_OPTION, bands
+from tables.play.forms import NewTableForm, choose_game
+from tables.quickplay.services.matchmaking import BAND_OPTION, bands
 
 ANY = "any"
 # Not the new-table form's "opt_": both forms are on the lobby page, and a name belongs to one form.

@@ -13,12 +13,12 @@ from django.template.loader import render_to_string
 
 from accounts.models import User
 from rules.engine import registry
-from tables.forms_quickplay import QuickPlayForm
 from tables.models import QueueRequest
-from tables.selectors_quickplay import GameQueue, QuickStatus, quick_status
-from tables.services.matchmaking import EXPIRES_AFTER
+from tables.quickplay.forms import QuickPlayForm
+from tables.quickplay.selectors import GameQueue, QuickStatus, quick_status
+from tables.quickplay.services.matchmaking import EXPIRES_AFTER
 
-PANEL = "tables/quickplay.html"
+PANEL = "tables/quickplay/panel.html"
 
 
 def panel_context(user: User, *, form: QuickPlayForm | None = None, error: str = "",
@@ -62,4 +62,4 @@ def render_notice(kind: str, data: Mapping[str, Any]) -> str:
         context["code"] = code
     elif kind not in {"queue_expired", "queue_dropped"}:
         return ""
-    return render_to_string("tables/quickplay_notice.html", context)
+    return render_to_string("tables/quickplay/notice.html", context)

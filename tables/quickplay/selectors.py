@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from rules.engine import registry
 from tables.models import QueueRequest, Seat, Table
-from tables.services.matchmaking import band_label, bands, next_due
+from tables.quickplay.services.matchmaking import band_label, bands, next_due
 
 # A member whose table formed this recently is moved there when their lobby socket (re)connects:
 # covers a table that formed between the page being rendered and its socket connecting.

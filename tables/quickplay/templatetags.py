@@ -1,4 +1,5 @@
-"""`{% quick_play %}`: the lobby's quick-play panel, with its own context (counts, place, form).
+"""`{% load quickplay %}` then `{% quick_play %}`: the lobby's quick-play panel, with its own context
+(counts, place, form). The library is registered by name in settings (TEMPLATES' "libraries").
 
 An inclusion tag, so the lobby view stays as it is and the panel reads the same way on the page
 as it does when the socket or a quick-play view renders it.
@@ -10,12 +11,12 @@ from typing import Any
 
 from django import template
 
-from tables.rendering_quickplay import panel_context
+from tables.quickplay.rendering import panel_context
 
 register = template.Library()
 
 
-@register.inclusion_tag("tables/quickplay.html", takes_context=True)
+@register.inclusion_tag("tables/quickplay/panel.html", takes_context=True)
 def quick_play(context: template.Context) -> dict[str, Any]:
     request = context.get("request")
     user = getattr(request, "user", None) or context.get("user")

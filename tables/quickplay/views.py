@@ -12,11 +12,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from tables.forms_quickplay import QuickPlayForm
 from tables.models import QueueRequest, Table
-from tables.rendering_quickplay import PANEL, panel_context
-from tables.services import matchmaking
-from tables.services.errors import TableError
+from tables.play.services.errors import TableError
+from tables.quickplay.forms import QuickPlayForm
+from tables.quickplay.rendering import PANEL, panel_context
+from tables.quickplay.services import matchmaking
 
 
 def _panel(request: HttpRequest, *, form: QuickPlayForm | None = None, error: str = "",
@@ -42,7 +42,7 @@ def panel(request: HttpRequest) -> HttpResponse:
 @require_GET
 def form(request: HttpRequest) -> HttpResponse:
     """The form again for another game (htmx swaps it in when the game changes)."""
-    return render(request, "tables/quickplay_form.html", {"form": QuickPlayForm(game=request.GET.get("game"))})
+    return render(request, "tables/quickplay/form.html", {"form": QuickPlayForm(game=request.GET.get("game"))})
 
 
 @require_POST

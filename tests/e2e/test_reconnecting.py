@@ -11,7 +11,7 @@ import pytest
 from channels_redis.core import RedisChannelLayer
 from playwright.sync_api import expect
 
-from tables.push import table_group
+from tables.play.push import table_group
 from tests.e2e.conftest import board_version, click_move, member_page, open_table
 from tests.servers import Daphne, free_port, manage
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from tests.servers import Daphne, free_port
 from tests.services.conftest import database_url
 from tests.sockets import session_cookie
-from tests.tables.test_lobby_socket import (  # noqa: F401  (the same tests, on this tier's services)
+from tests.tables.lobby.test_lobby_socket import (  # noqa: F401  (the same tests, on this tier's services)
     test_anonymous_socket_is_refused,
     test_foreign_origin_is_refused,
     test_messages_sent_to_the_lobby_get_an_error_and_the_socket_stays,

@@ -26,12 +26,12 @@ from tables.models import QueueRequest, Table
 from tests.servers import Daphne, free_port
 from tests.services.conftest import database_url
 from tests.sockets import session_cookie
-from tests.tables.quickplay_support import Outcomes, check_invariants, random_request
-from tests.tables.test_quickplay_race import (  # noqa: F401  (the same tests, on PostgreSQL and Redis)
+from tests.tables.quickplay.support import Outcomes, check_invariants, random_request
+from tests.tables.quickplay.test_quickplay_race import (  # noqa: F401  (the same tests, on PostgreSQL and Redis)
     storm,
     test_a_cancel_racing_the_request_that_completes_the_table_is_one_or_the_other,
 )
-from tests.tables.test_quickplay_socket import (  # noqa: F401
+from tests.tables.quickplay.test_quickplay_socket import (  # noqa: F401
     test_an_expired_request_is_removed_and_the_member_told,
     test_the_lobby_counts_who_waits_for_each_game_live,
     test_your_table_is_ready_reaches_only_the_members_seated,

@@ -9,8 +9,8 @@ import threading
 import pytest
 from django.core.cache import cache, caches
 
-from tables import snapshots
-from tables.services.tables import create_table, join_table
+from tables.play import snapshots
+from tables.play.services.tables import create_table, join_table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

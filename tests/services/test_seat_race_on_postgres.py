@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tables.test_seat_race import test_exactly_two_of_thirty_get_the_last_two_seats  # noqa: F401
+from tests.tables.play.test_seat_race import test_exactly_two_of_thirty_get_the_last_two_seats  # noqa: F401
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

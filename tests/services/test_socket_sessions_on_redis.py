@@ -17,7 +17,7 @@ from django.urls import reverse
 from tests.servers import Daphne, free_port
 from tests.services.conftest import database_url
 from tests.tables.helpers import full_table
-from tests.tables.test_socket_sessions import (  # noqa: F401  (the same tests, on PostgreSQL and Redis)
+from tests.tables.play.test_socket_sessions import (  # noqa: F401  (the same tests, on PostgreSQL and Redis)
     test_a_new_password_closes_every_session_of_that_member_and_no_one_elses,
     test_deactivating_the_account_closes_every_socket_of_that_member,
     test_logging_out_closes_the_table_and_lobby_sockets_of_that_session_only,

@@ -7,8 +7,8 @@ import random
 from accounts.models import User
 from rules.engine import registry
 from tables.models import Round, Table
-from tables.services import play
-from tables.services.tables import create_table, join_table
+from tables.play.services import play
+from tables.play.services.tables import create_table, join_table
 
 PLAYERS = {"sheepshead": 5, "hawk": 4, "hawsker": 2, "puskiyon": 4}
 
@@ -20,7 +20,7 @@ def full_table(game: str, members: list[User], *, bots: int = 0, **options: obje
     for member in members[1:]:
         join_table(table_id=table.pk, user=member)
     if bots:
-        from tables.services.tables import add_bot
+        from tables.play.services.tables import add_bot
 
         for _ in range(bots):
             add_bot(table_id=table.pk, user=members[0])

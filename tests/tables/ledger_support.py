@@ -5,7 +5,7 @@ from __future__ import annotations
 from accounts.models import User
 from rules.engine import registry
 from tables.models import Round, Seat, Table
-from tables.services import play
+from tables.play.services import play
 from tests.tables.helpers import current_round, full_table
 
 

@@ -7,10 +7,10 @@ from django.core.management import call_command
 from django.db.models import Count, Sum
 
 from rules.engine.registry import GAME_KEYS
+from tables.ledger.selectors import member_history
+from tables.ledger.services.fairness import verify_deal
 from tables.models import LedgerEntry, Move, Round, Seat, Table
-from tables.selectors_history import member_history
-from tables.services.fairness import verify_deal
-from tables.services.seeding import FINISHED_DEMO_PREFIX
+from tables.seeding import FINISHED_DEMO_PREFIX
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from django.core.management import call_command
 from accounts.models import User
 from rules.engine.registry import GAME_KEYS
 from tables.models import Table
-from tables.services.seeding import DEMO_TABLE_NAME, seed_members, seed_open_tables
-from tables.services.tables import join_table
+from tables.play.services.tables import join_table
+from tables.seeding import DEMO_TABLE_NAME, seed_members, seed_open_tables
 from tests.tables.helpers import seat_to_act
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,6 @@ Nothing here writes: it is a read that the fair-deal page and `manage.py verify_
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +21,8 @@ from rules.engine.api import Match as EngineMatch
 from rules.engine.errors import IllegalMove
 from rules.engine.moves import Move as EngineMove
 from tables.models import Round
-from tables.services.errors import TableError
+from tables.play.services.errors import TableError
+from tables.play.services.play import commitment_of
 
 UNDEALT = {"blind": "blind", "out_of_play": "out"}
 """Cards dealt to nobody, compared too: the end-of-round record's name -> the fresh state's JSON key."""
@@ -30,12 +30,6 @@ UNDEALT = {"blind": "blind", "out_of_play": "out"}
 
 class DealNotRevealed(TableError):
     status = 404
-
-
-def commitment_of(seed: str, salt: str) -> str:
-    """What a table shows before a deal: the hash of the seed it will deal from, salted so that the
-    seed cannot be guessed from it. The play service commits with it, the checks here verify with it."""
-    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
 @dataclass

@@ -22,11 +22,11 @@ from accounts.models import User
 from rules.engine import hawk, sheepshead
 from rules.engine.hawk import BONUS_KINDS, deal_size
 from rules.engine.sheepshead.scoring import TOTAL_POINTS
+from tables.ledger.services import ledger
+from tables.ledger.services.ledger import LedgerError
 from tables.models import InPersonRecord
-from tables.request_numbers import LARGEST_INT, whole_number
-from tables.services import ledger
-from tables.services.errors import NotAllowed
-from tables.services.ledger import LedgerError
+from tables.play.request_numbers import LARGEST_INT, whole_number
+from tables.play.services.errors import NotAllowed
 
 SHEEPSHEAD_PLAYERS = (3, 7)
 HAWK_PLAYERS = (2, 6)

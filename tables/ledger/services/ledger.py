@@ -18,9 +18,9 @@ from django.utils import timezone
 from accounts.models import User
 from rules.engine import registry
 from tables.models import InPersonRecord, LedgerEntry, Round, Seat, Table
-from tables.request_numbers import LARGEST_INT, whole_number
-from tables.selectors import seat_label
-from tables.services.errors import NotAllowed, TableError
+from tables.play.request_numbers import LARGEST_INT, whole_number
+from tables.play.selectors import seat_label
+from tables.play.services.errors import NotAllowed, TableError
 
 
 class LedgerError(TableError):
@@ -52,8 +52,8 @@ def _write_set(entries: Sequence[LedgerEntry]) -> list[LedgerEntry]:
 def record_round(*, round: Round, table: Table, seats: Sequence[Seat]) -> list[LedgerEntry]:
     """One entry per seat of a round that has just finished (bots included, as the house side).
 
-    Called by the play service inside the transaction that finishes the round, so the round and
-    its entries are committed (or rolled back) together.
+    Called inside the transaction that finishes the round (play's `round_finished` signal, received in
+    tables.ledger.receivers), so the round and its entries are committed (or rolled back) together.
     """
     if not round.over or not round.result:
         raise LedgerError("Only a finished round goes into the ledger.")

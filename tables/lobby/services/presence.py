@@ -11,7 +11,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from tables import push
+from tables.lobby import push
 from tables.models import Presence
 
 STALE_AFTER = timedelta(seconds=90)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from tables.services.seeding import seed_finished_matches, seed_members, seed_open_tables
+from tables.seeding import seed_finished_matches, seed_members, seed_open_tables
 
 
 class Command(BaseCommand):

@@ -16,8 +16,8 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
-from tables.forms_admin import ReasonForm
-from tables.services.errors import TableError
+from tables.play.admin_helpers.forms import ReasonForm
+from tables.play.services.errors import TableError
 
 
 def with_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet, *, action: str,
@@ -27,7 +27,7 @@ def with_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: Q
     selected row, log each success and report each refusal. None sends the admin back to the list."""
     form = ReasonForm(request.POST if "post" in request.POST else None)
     if not form.is_valid():
-        return TemplateResponse(request, "tables/history/admin_action_reason.html", {
+        return TemplateResponse(request, "tables/play/admin_action_reason.html", {
             **model_admin.admin_site.each_context(request), "opts": model_admin.model._meta, "title": title,
             "intro": intro, "button": button, "objects": list(queryset), "form": form, "action": action,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from tables.services.admin_actions import REASON_MAX
+from tables.play.services.admin_actions import REASON_MAX
 
 
 class ReasonForm(forms.Form):

@@ -16,10 +16,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from tables import push
 from tables.models import Match, Round, Seat, Table
-from tables.services.errors import NotAllowed, StaleVersion, TableError
-from tables.services.play import Live, deal_in_place_of_voided, locked_table
+from tables.play import push
+from tables.play.services.errors import NotAllowed, StaleVersion, TableError
+from tables.play.services.play import Live, deal_in_place_of_voided, locked_table
 
 REASON_MAX = 300
 ENDED = (Table.Status.FINISHED, Table.Status.ABANDONED)

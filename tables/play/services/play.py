@@ -8,6 +8,7 @@ member left or ran out of time) move here too, until a member is to act.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -23,13 +24,12 @@ from rules.engine.api import Match as EngineMatch
 from rules.engine.errors import IllegalMove
 from rules.engine.moves import Move as EngineMove
 from rules.engine.rng import new_seed
-from tables import push, snapshots
 from tables.models import Match, Move, Round, Seat, Table
-from tables.selectors import RECENT_MOVES, name_seats, recent_moves, seat_label
-from tables.services import ledger
-from tables.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError
-from tables.services.fairness import commitment_of
-from tables.snapshots import TableSnapshot
+from tables.play import push, snapshots
+from tables.play.selectors import RECENT_MOVES, name_seats, recent_moves, seat_label
+from tables.play.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError
+from tables.play.signals import round_finished
+from tables.play.snapshots import TableSnapshot
 
 NEXT_ROUND_PAUSE = timedelta(seconds=20)
 BOT_MOVES_LIMIT = 5000
@@ -133,7 +133,7 @@ class Live:
         self.round.result = {"deltas": list(result.deltas), "unit": result.unit, "summary": dict(result.summary)}
         if self.round.pk is None:  # bots played the whole round as it was dealt: its entries need its row
             self.round.save(force_insert=True)
-        ledger.record_round(round=self.round, table=self.table, seats=self.seats)
+        round_finished.send(sender=Round, round=self.round, table=self.table, seats=self.seats)  # the ledger's entries
         before = EngineMatch.from_json(self.match.state)
         after = self.game.next_match(self.config, before, self.state)
         self.match.state = after.to_json()
@@ -186,7 +186,7 @@ class Live:
             push.lobby_changed()
 
     def _snapshot(self) -> TableSnapshot:
-        """The table as this transaction leaves it (for every board of this version, see tables.snapshots)."""
+        """The table as this transaction leaves it (for every board of this version, see tables.play.snapshots)."""
         if self.next_seq - 1 == len(self.made) or any(actor == Move.Actor.MEMBER for actor, _ in self.made):
             recent = [*reversed(self.made)][:RECENT_MOVES]  # every move since the last member's is in hand
         else:
@@ -208,7 +208,7 @@ class Live:
 def begin_match(table: Table, seats: list[Seat] | None = None) -> None:
     """Deal the first round of a full table (called inside the seat-filling transaction, with the table
     as that transaction last wrote it; `seats`, if the caller has them, in position order). The callers
-    (tables.services.tables) have checked, under the members' row locks, that no member seated here is
+    (tables.play.services.tables) have checked, under the members' row locks, that no member seated here is
     playing at another running table: the club's rule lives there, in `_ensure_all_free`."""
     spec = registry.spec(table.game)
     config = spec.make_config(table.seat_count, table.options)
@@ -220,6 +220,12 @@ def begin_match(table: Table, seats: list[Seat] | None = None) -> None:
     if seats is None:
         seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
     _deal(table=table, match=match, game=game, config=config, engine_match=engine_match, seats=seats, number=1)
+
+
+def commitment_of(seed: str, salt: str) -> str:
+    """What a table shows before a deal: the hash of the seed it will deal from, salted so that the
+    seed cannot be guessed from it. The deal here commits with it, the ledger's fair-deal check verifies with it."""
+    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
 def _deal(*, table: Table, match: Match, game: GameModule, config: Config, engine_match: EngineMatch,

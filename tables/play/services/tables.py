@@ -17,10 +17,10 @@ from django.utils import timezone
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.errors import ConfigError
-from tables import push
 from tables.models import QueueRequest, Seat, Table
-from tables.services.errors import NotAllowed, NotSeated, TableError, TableFull
-from tables.services.play import begin_match, bots_play_on, locked_table, seat_of, seats_at
+from tables.play import push
+from tables.play.services.errors import NotAllowed, NotSeated, TableError, TableFull
+from tables.play.services.play import begin_match, bots_play_on, locked_table, seat_of, seats_at
 
 TURN_SECONDS_RANGE = (10, 600)
 

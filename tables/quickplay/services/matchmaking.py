@@ -11,7 +11,7 @@ Why it is built this way:
   exists the moment the request commits, and members are seated in the order they asked.
 - A member is in at most one queue (a partial unique constraint) and at most one running table
   (`ensure_free_to_sit`, which also locks the member's row so a join elsewhere cannot slip in).
-- Notices go to each member's personal group after commit (`tables.push`), never before.
+- Notices go to each member's personal group after commit (`tables.quickplay.push`), never before.
 
 Compatibility: a table kind is a game, a player count, a band (the stake or target) and the
 other house rules. A request fits a kind when it asked for that count or "any", that band or
@@ -34,10 +34,11 @@ from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
 from rules.engine.errors import ConfigError
-from tables import push
 from tables.models import QueueRequest, Table
-from tables.services.errors import NotAllowed, TableError
-from tables.services.tables import commitments, create_full_table, ensure_free_to_sit
+from tables.play.push import batched
+from tables.play.services.errors import NotAllowed, TableError
+from tables.play.services.tables import commitments, create_full_table, ensure_free_to_sit
+from tables.quickplay import push
 
 EXPIRES_AFTER = timedelta(minutes=10)
 BOTS_AFTER_RANGE = (10, 540)  # seconds; a bot table must come before the request expires
@@ -155,7 +156,7 @@ def clean_request(
     return CleanRequest(game=game, players=players, band=band, options=clean, bots_after_seconds=bots_after_seconds)
 
 
-@push.batched
+@batched
 def enqueue(
     *,
     user: User,
@@ -199,7 +200,7 @@ def _enqueue(*, user: User, clean: CleanRequest) -> QueueRequest:
     return request
 
 
-@push.batched
+@batched
 def cancel(*, user: User) -> QueueRequest:
     """Take the member's waiting request out of the queue. Too late once they have been seated."""
     request = QueueRequest.objects.filter(user=user, state=QueueRequest.State.WAITING).first()
@@ -218,7 +219,7 @@ def cancel(*, user: User) -> QueueRequest:
     return request
 
 
-@push.batched
+@batched
 def sweep(*, game: str | None = None, now: datetime | None = None) -> Settled:
     """Expire overdue requests, form any table that can form, and seat members who opted in to bots
     and have waited long enough. Safe to call from anywhere, any number of times."""

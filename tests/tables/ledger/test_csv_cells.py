@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.admin.ledger import csv_response
+from tables.ledger.admin import csv_response
 from tables.models import Round
 from tests.tables.ledger_support import finished_table
 

@@ -8,8 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from rules.engine import registry
+from tables.ledger.services.fairness import DealNotRevealed, commitment_of, verify_deal
 from tables.models import Round
-from tables.services.fairness import DealNotRevealed, commitment_of, verify_deal
 from tests.tables.helpers import current_round, full_table
 from tests.tables.ledger_support import finished_table
 

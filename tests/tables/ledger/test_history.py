@@ -11,11 +11,11 @@ from django.urls import reverse
 
 from rules.engine import registry
 from rules.engine.cards import card
+from tables.ledger.selectors import replay_step
 from tables.models import LedgerEntry, Move, Round
-from tables.selectors_history import replay_step
 from tests.tables.helpers import current_round, full_table, play_one
 from tests.tables.ledger_support import finished_table, next_round
-from tests.tables.test_hidden_information import cards_shown as cards_on_page
+from tests.tables.play.test_hidden_information import cards_shown as cards_on_page
 
 pytestmark = pytest.mark.django_db
 

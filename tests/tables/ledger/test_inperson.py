@@ -6,14 +6,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.models import InPersonRecord, LedgerEntry
-from tables.services.errors import NotAllowed
-from tables.services.inperson import (
+from tables.ledger.services.inperson import (
     InPersonError,
     record_hawk_round,
     record_sheepshead_hand,
     record_sheepshead_leaster,
 )
+from tables.models import InPersonRecord, LedgerEntry
+from tables.play.services.errors import NotAllowed
 
 pytestmark = pytest.mark.django_db
 

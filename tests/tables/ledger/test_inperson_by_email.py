@@ -9,8 +9,8 @@ from allauth.account.models import EmailAddress
 from django.test import Client
 from django.urls import reverse
 
+from tables.ledger.services.inperson import InPersonError, record_hawk_round, record_sheepshead_hand
 from tables.models import InPersonRecord, LedgerEntry
-from tables.services.inperson import InPersonError, record_hawk_round, record_sheepshead_hand
 
 pytestmark = pytest.mark.django_db
 

@@ -9,11 +9,11 @@ from django.db.models import ProtectedError, Sum
 from django.test import Client
 from django.urls import reverse
 
+from tables.ledger.selectors import balances, member_history, standings
+from tables.ledger.services import ledger
+from tables.ledger.services.ledger import LedgerError, correct_entries
 from tables.models import EntryIsFinal, LedgerEntry, Round
-from tables.selectors_history import balances, member_history, standings
-from tables.services import ledger
-from tables.services.errors import NotAllowed
-from tables.services.ledger import LedgerError, correct_entries
+from tables.play.services.errors import NotAllowed
 from tests.tables.ledger_support import finished_table
 
 pytestmark = pytest.mark.django_db
@@ -235,7 +235,7 @@ def test_the_ledger_export_is_csv_of_every_entry(sheepshead_table, admin_user) -
 
 
 def test_the_export_quotes_text_a_spreadsheet_would_run_as_a_formula(make_member, admin_user) -> None:
-    from tables.services.inperson import record_sheepshead_hand
+    from tables.ledger.services.inperson import record_sheepshead_hand
 
     for name in ("ann", "ben"):
         make_member(name)

@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from config.jinja2 import environment
+from tables.ledger.selectors import money_text
+from tables.ledger.services.ledger import correct_entries
 from tables.models import LedgerEntry
-from tables.selectors_history import money_text
-from tables.services.ledger import correct_entries
 from tests.tables.ledger_support import finished_table
 
 # A plural made by a bare "s" after a word that needs "es" (match, box, ...) or "ies" (entry).

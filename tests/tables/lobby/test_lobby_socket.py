@@ -89,7 +89,7 @@ async def test_messages_sent_to_the_lobby_get_an_error_and_the_socket_stays(make
 async def test_the_table_list_updates_when_a_table_is_created_filled_and_started(make_member) -> None:
     from asgiref.sync import sync_to_async
 
-    from tables.services.tables import create_table, join_table
+    from tables.play.services.tables import create_table, join_table
     from tests.sockets import session_cookie
 
     alice = await sync_to_async(make_member)("alice")
@@ -113,8 +113,8 @@ async def test_a_burst_of_table_changes_is_sent_as_one_fresh_list(make_member) -
     from asgiref.sync import sync_to_async
     from channels.layers import get_channel_layer
 
-    from tables import push
-    from tables.services.tables import create_table
+    from tables.play import push
+    from tables.play.services.tables import create_table
     from tests.sockets import session_cookie
 
     alice, bob = await sync_to_async(make_member)("alice"), await sync_to_async(make_member)("bob")

@@ -24,8 +24,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from tables.admin.lookups import DeclaredLookupsOnly
 from tables.models import InPersonRecord, LedgerEntry, Match, Move, QueueRequest, Round, Table
+from tables.play.admin_helpers.lookups import DeclaredLookupsOnly
 from tests.tables.helpers import current_round, play_one
 from tests.tables.ledger_support import finished_table, next_round
 

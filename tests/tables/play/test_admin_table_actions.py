@@ -16,12 +16,12 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from tables import push
 from tables.models import LedgerEntry, Round, Seat, Table
-from tables.services import play
-from tables.services.admin_actions import close_table, void_round
-from tables.services.errors import NotAllowed, TableError
-from tables.services.tables import create_table, ensure_free_to_sit
+from tables.play import push
+from tables.play.services import play
+from tables.play.services.admin_actions import close_table, void_round
+from tables.play.services.errors import NotAllowed, TableError
+from tables.play.services.tables import create_table, ensure_free_to_sit
 from tests.tables.helpers import current_round, full_table
 from tests.tables.ledger_support import finished_table
 

@@ -14,10 +14,10 @@ from channels.layers import get_channel_layer
 from django.core.cache.backends.locmem import LocMemCache
 from django.test import Client
 
-from tables import push, snapshots
 from tables.models import Move, Table
-from tables.services.matchmaking import enqueue
-from tables.services.tables import add_bot, create_table, join_table
+from tables.play import push, snapshots
+from tables.play.services.tables import add_bot, create_table, join_table
+from tables.quickplay.services.matchmaking import enqueue
 from tests.tables.helpers import legal_for, seat_to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the move commits, so its after-commit work runs

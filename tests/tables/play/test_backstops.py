@@ -17,12 +17,12 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from tables import push, snapshots
 from tables.models import Move, Seat, Table
-from tables.services import play
-from tables.services import tables as table_services
-from tables.services.errors import StaleVersion, TableError, TableFull
-from tables.services.tables import create_table, join_table
+from tables.play import push, snapshots
+from tables.play.services import play
+from tables.play.services import tables as table_services
+from tables.play.services.errors import StaleVersion, TableError, TableFull
+from tables.play.services.tables import create_table, join_table
 from tests.tables.helpers import current_round, full_table, legal_for, seat_to_act
 
 

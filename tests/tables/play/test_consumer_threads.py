@@ -17,8 +17,11 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connections
 
-from tables import consumers, push, selectors_quickplay
-from tables.services import matchmaking, presence
+from tables.lobby.services import presence
+from tables.play import consumers, push
+from tables.quickplay import selectors as selectors_quickplay
+from tables.quickplay import sweeper
+from tables.quickplay.services import matchmaking
 from tests.sockets import communicator, session_cookie
 from tests.tables.helpers import full_table
 
@@ -111,11 +114,11 @@ async def test_a_sweep_stuck_on_the_database_holds_up_no_sockets_board(make_memb
         assert len(sweeps) > swept  # still sweeping after the socket that started it ended
     finally:
         stuck.release.set()
-        sweeper = consumers._sweeper
-        if sweeper is not None:
-            sweeper.cancel()
+        running = sweeper._sweeper
+        if running is not None:
+            running.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+                await running
 
 
 async def test_a_slow_render_at_one_socket_holds_up_no_other_socket(make_member, monkeypatch) -> None:

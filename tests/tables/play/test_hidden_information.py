@@ -26,7 +26,7 @@ from accounts.models import User
 from rules.engine import registry
 from rules.engine.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, Card, card
 from tables.models import Match, Table
-from tables.rendering import render_board
+from tables.play.rendering import render_board
 from tests.rules.contract import cards_in
 from tests.sockets import communicator, session_cookie
 from tests.tables.helpers import current_round, full_table, legal_for, play_one, seat_to_act

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tables.models import Match, Seat, Table
-from tables.services.errors import TableError
-from tables.services.tables import add_bot, create_table, join_table, leave_table
+from tables.play.services.errors import TableError
+from tables.play.services.tables import add_bot, create_table, join_table, leave_table
 
 pytestmark = pytest.mark.django_db
 

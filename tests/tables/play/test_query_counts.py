@@ -22,10 +22,10 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from bench.history import bulk_finished_history, bulk_members
-from tables import snapshots
 from tables.models import Round, Seat, Table
-from tables.rendering import forget_boards
-from tables.services.tables import add_bot, create_table, join_table
+from tables.play import snapshots
+from tables.play.rendering import forget_boards
+from tables.play.services.tables import add_bot, create_table, join_table
 from tests.tables.helpers import current_round, legal_for, seat_to_act
 
 # Exact counts, the same on a small and a large database. If a change makes one of these paths cheaper,
@@ -155,7 +155,7 @@ def test_a_move_costs_the_same_whatever_the_club_holds(make_member, django_asser
 
 @pytest.mark.django_db(transaction=True)
 def test_the_movers_own_push_reuses_the_reply_and_no_one_else_gets_it(make_member, django_assert_num_queries) -> None:
-    from tables.rendering import board_html
+    from tables.play.rendering import board_html
 
     alice, bob = make_member("alice"), make_member("bob")
     table = running_table(alice, bob)

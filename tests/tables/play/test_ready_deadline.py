@@ -9,8 +9,8 @@ from unittest import mock
 import pytest
 
 from tables.models import Round, Table
-from tables.services import play
-from tables.services.tables import join_table, leave_table
+from tables.play.services import play
+from tables.play.services.tables import join_table, leave_table
 from tests.tables.helpers import current_round, full_table, play_one
 
 pytestmark = pytest.mark.django_db

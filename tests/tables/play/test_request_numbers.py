@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from tables.models import LedgerEntry, Move, QueueRequest, Round, Seat, Table
-from tables.request_numbers import LARGEST_ID, LARGEST_INT, record_id, whole_number
-from tables.services.tables import add_bot, create_table
+from tables.play.request_numbers import LARGEST_ID, LARGEST_INT, record_id, whole_number
+from tables.play.services.tables import add_bot, create_table
 from tests.tables.helpers import full_table, legal_for, seat_to_act
 from tests.tables.ledger_support import finished_table
 
@@ -280,7 +280,7 @@ def test_every_number_in_bounds_reads_back(value) -> None:
 
 @pytest.mark.parametrize("amount", ["١٢", "\uff11", "²", 10**40, str(10**40)])
 def test_the_correction_service_reads_amounts_the_same_way(finished, staff, amount) -> None:
-    from tables.services.ledger import LedgerError, correct_entries
+    from tables.ledger.services.ledger import LedgerError, correct_entries
 
     first = LedgerEntry.objects.filter(round__match__table=finished).order_by("seat").first()
     entries = LedgerEntry.objects.count()

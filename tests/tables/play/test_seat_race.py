@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 
 from tables.models import Seat, Table
-from tables.services.errors import TableFull
-from tables.services.tables import create_table, join_table
+from tables.play.services.errors import TableFull
+from tables.play.services.tables import create_table, join_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

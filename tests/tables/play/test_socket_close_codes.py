@@ -20,12 +20,14 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables import consumers, push
+from tables.lobby import consumers as lobby_consumers
+from tables.play import push, sockets
 from tests.sockets import session_cookie
 from tests.tables.helpers import full_table
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-CONSUMERS = ROOT / "tables" / "consumers.py"
+ROOT = Path(__file__).resolve().parent.parent.parent.parent
+CONSUMERS = [ROOT / "tables" / "play" / "sockets.py", ROOT / "tables" / "play" / "consumers.py",
+             ROOT / "tables" / "lobby" / "consumers.py"]
 SOCKETS_JS = ROOT / "static" / "js" / "sockets.js"
 HEADERS = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 
@@ -69,7 +71,7 @@ def socket(path: str, cookie: str) -> WebsocketCommunicator:
 
 
 def close_codes() -> dict[str, int]:
-    return {name: value for name, value in vars(consumers).items() if name.startswith("CLOSE_")}
+    return {name: value for name, value in vars(sockets).items() if name.startswith("CLOSE_")}
 
 
 def test_every_close_code_of_the_consumers_is_one_daphne_can_send() -> None:
@@ -82,10 +84,11 @@ def test_every_close_code_of_the_consumers_is_one_daphne_can_send() -> None:
 
 def test_the_consumers_close_only_with_the_named_codes() -> None:
     """So the check above covers every close: no number written at a call."""
-    tree = ast.parse(CONSUMERS.read_text())
-    refuse = next(node for node in ast.walk(tree) if isinstance(node, ast.AsyncFunctionDef) and node.name == "refuse")
+    trees = [ast.parse(path.read_text()) for path in CONSUMERS]
+    refuse = next(node for tree in trees for node in ast.walk(tree)
+                  if isinstance(node, ast.AsyncFunctionDef) and node.name == "refuse")
     passed_on = {id(node) for node in ast.walk(refuse)}  # refuse(code) closes with the code it was given
-    calls = [node for node in ast.walk(tree)
+    calls = [node for tree in trees for node in ast.walk(tree)
              if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and id(node) not in passed_on]
     closes = [call for call in calls if call.func.attr == "close" and any(k.arg == "code" for k in call.keywords)]
     refusals = [call for call in calls if call.func.attr == "refuse"]
@@ -102,12 +105,12 @@ def test_the_browser_knows_the_come_back_code_and_the_codes_that_mean_stop() -> 
     there must be the consumers' numbers."""
     script = SOCKETS_JS.read_text()
     come_back = re.search(r"COME_BACK = (\d+);", script)
-    assert come_back and int(come_back.group(1)) == consumers.CLOSE_TRY_AGAIN
+    assert come_back and int(come_back.group(1)) == sockets.CLOSE_TRY_AGAIN
     stopped = re.search(r"STOPPED = \{(.*?)\};", script, re.S)
     assert stopped
     stop_codes = {int(code) for code in re.findall(r"(\d{4}):", stopped.group(1))}
-    assert stop_codes == {consumers.CLOSE_UNAUTHENTICATED, consumers.CLOSE_NOT_FOUND, consumers.CLOSE_TOO_MANY}
-    assert consumers.CLOSE_TRY_AGAIN not in stop_codes
+    assert stop_codes == {sockets.CLOSE_UNAUTHENTICATED, sockets.CLOSE_NOT_FOUND, sockets.CLOSE_TOO_MANY}
+    assert sockets.CLOSE_TRY_AGAIN not in stop_codes
 
 
 @sync_to_async
@@ -117,7 +120,7 @@ def hawsker_table(make_member: Any) -> tuple[Any, str]:
 
 
 async def closed_to_come_back(comm: WebsocketCommunicator, timeout: float = 5) -> None:
-    assert await comm.receive_output(timeout=timeout) == {"type": "websocket.close", "code": consumers.CLOSE_TRY_AGAIN}
+    assert await comm.receive_output(timeout=timeout) == {"type": "websocket.close", "code": sockets.CLOSE_TRY_AGAIN}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -154,7 +157,7 @@ async def test_a_lobby_list_that_cannot_be_rendered_closes_the_socket_to_come_ba
     comm = socket("/ws/lobby/", cookie)
     assert (await comm.connect())[0]
     await comm.receive_from(timeout=5)
-    monkeypatch.setattr(consumers, "_table_list_html", broken)
+    monkeypatch.setattr(lobby_consumers, "_table_list_html", broken)
     await get_channel_layer().group_send(push.LOBBY_GROUP, {"type": "lobby.changed"})
     await closed_to_come_back(comm)
     await comm.disconnect()

@@ -11,7 +11,8 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
-from tables import push, rendering_lobby
+from tables.lobby import rendering as rendering_lobby
+from tables.play import push
 from tests.sockets import communicator, session_cookie
 from tests.tables.helpers import full_table
 

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from tables import push
+from tables.play import push
 from tests.conftest import PASSWORD
 from tests.sockets import communicator
 from tests.tables.helpers import full_table

@@ -12,9 +12,9 @@ from rules.engine import registry
 from rules.engine.api import Config, replay
 from rules.engine.api import Match as EngineMatch
 from tables.models import Match, Move, Round, Seat, Table
-from tables.services import play
-from tables.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError, TableFull
-from tables.services.tables import add_bot, create_table, join_table, leave_table, remove_bot
+from tables.play.services import play
+from tables.play.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError, TableFull
+from tables.play.services.tables import add_bot, create_table, join_table, leave_table, remove_bot
 from tests.tables.helpers import PLAYERS, current_round, full_table, legal_for, play_one, seat_to_act
 
 pytestmark = pytest.mark.django_db
@@ -234,7 +234,7 @@ def test_the_next_round_comes_when_all_are_ready_or_after_the_pause(make_member)
 
 
 def test_everyone_sees_that_the_bot_played_for_a_late_seat(make_member) -> None:
-    from tables.rendering import render_board
+    from tables.play.rendering import render_board
 
     alice, bob = make_member("alice", display_name="Alice"), make_member("bob", display_name="Bob")
     table = full_table("hawsker", [alice, bob])

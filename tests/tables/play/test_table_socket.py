@@ -10,8 +10,8 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from tables import consumers, push
-from tables.services import play
+from tables.play import consumers, push
+from tables.play.services import play
 from tests.sockets import communicator, refusal_code, session_cookie
 from tests.tables.helpers import full_table, legal_for, seat_to_act
 
@@ -76,7 +76,7 @@ async def test_a_push_takes_no_trip_to_a_thread_when_this_process_made_the_move(
             return original(func, *args, **kwargs)
         return wrapper
 
-    monkeypatch.setattr("tables.consumers.database_sync_to_async", counted(database_sync_to_async))
+    monkeypatch.setattr("tables.play.consumers.database_sync_to_async", counted(database_sync_to_async))
     monkeypatch.setattr("channels.consumer.aclose_old_connections", lambda: pytest.fail("a hop per event"))
     new_version = await move_for_whoever_acts(table, [alice, bob])
     pushed = await comm.receive_from(timeout=5)

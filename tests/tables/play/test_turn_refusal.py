@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.services import play
-from tables.services.errors import IllegalPlay
+from tables.play.services import play
+from tables.play.services.errors import IllegalPlay
 from tests.tables.helpers import PLAYERS, full_table, legal_for, seat_to_act
 
 pytestmark = pytest.mark.django_db

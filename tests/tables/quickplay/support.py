@@ -13,8 +13,8 @@ from django.db.models import Count
 
 from rules.engine import registry
 from tables.models import QueueRequest, Seat, Table
-from tables.services import matchmaking
-from tables.services.matchmaking import BAND_OPTION, Kind, bands, fits
+from tables.quickplay.services import matchmaking
+from tables.quickplay.services.matchmaking import BAND_OPTION, Kind, bands, fits
 
 W = QueueRequest.State
 

@@ -12,8 +12,8 @@ from django.db.models import Count
 from django.utils import timezone
 
 from tables.models import QueueRequest, Seat, Table
-from tables.services.matchmaking import enqueue, sweep
-from tests.tables.quickplay_support import Outcomes, check_invariants, random_request
+from tables.quickplay.services.matchmaking import enqueue, sweep
+from tests.tables.quickplay.support import Outcomes, check_invariants, random_request
 
 pytestmark = pytest.mark.django_db
 

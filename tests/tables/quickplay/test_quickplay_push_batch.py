@@ -18,9 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.channel_layer import SweepingInMemoryChannelLayer
-from tables import push
 from tables.models import QueueRequest
-from tables.services.matchmaking import EXPIRES_AFTER, clean_request, sweep
+from tables.play import push
+from tables.quickplay import push as quickplay_push
+from tables.quickplay.services.matchmaking import EXPIRES_AFTER, clean_request, sweep
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the sweep commits, so its pushes go out
 
@@ -87,13 +88,13 @@ def test_a_batch_keeps_table_versions_in_order_and_sends_each_lobby_message_once
     @push.batched
     def service() -> None:
         with transaction.atomic():
-            push.queue_changed(members=[1])
+            quickplay_push.queue_changed(members=[1])
             push.table_changed(table)
             push.lobby_changed()
             table.version = 2
             push.table_changed(table)
             push.user_notice(user_id=3, kind="hello")
-            push.queue_changed(members=[2, 1])
+            quickplay_push.queue_changed(members=[2, 1])
             push.lobby_changed()
 
     service()

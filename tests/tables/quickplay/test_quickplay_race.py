@@ -14,9 +14,9 @@ import pytest
 from django.db import connection
 
 from tables.models import QueueRequest
-from tables.services.errors import NotAllowed, TableError
-from tables.services.matchmaking import cancel, enqueue
-from tests.tables.quickplay_support import Outcomes, check_invariants, random_request
+from tables.play.services.errors import NotAllowed, TableError
+from tables.quickplay.services.matchmaking import cancel, enqueue
+from tests.tables.quickplay.support import Outcomes, check_invariants, random_request
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

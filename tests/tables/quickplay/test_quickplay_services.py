@@ -9,10 +9,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tables.models import QueueRequest, Seat, Table
-from tables.services import matchmaking
-from tables.services.errors import NotAllowed, TableError
-from tables.services.matchmaking import cancel, enqueue, sweep
-from tables.services.tables import create_table, join_table, leave_table
+from tables.play.services.errors import NotAllowed, TableError
+from tables.play.services.tables import create_table, join_table, leave_table
+from tables.quickplay.services import matchmaking
+from tables.quickplay.services.matchmaking import cancel, enqueue, sweep
 from tests.tables.helpers import full_table
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from tables.models import QueueRequest, Seat
-from tables.services.matchmaking import cancel, enqueue
+from tables.quickplay.services.matchmaking import cancel, enqueue
 from tests.sockets import communicator, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

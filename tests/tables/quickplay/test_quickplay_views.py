@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tables.models import QueueRequest, Table
-from tables.services.matchmaking import enqueue
+from tables.quickplay.services.matchmaking import enqueue
 from tests.tables.helpers import full_table
 
 pytestmark = pytest.mark.django_db

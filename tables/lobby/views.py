@@ -1,0 +1,56 @@
+"""The home page, the lobby and its new-table form: thin views that parse input, call one service or
+selector, and render."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_not_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from rules.engine import registry
+from tables.lobby.selectors import lobby_tables, my_tables
+from tables.lobby.services.presence import online_count
+from tables.play.forms import NewTableForm
+from tables.play.services import tables as table_services
+from tables.play.services.errors import TableError
+
+
+@login_not_required
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "tables/lobby/home.html", {"specs": registry.all_specs()})
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    form = NewTableForm(game=request.GET.get("game"))
+    return render(request, "tables/lobby/lobby.html", {
+        "online_count": online_count(), "tables": lobby_tables(), "mine": my_tables(request.user), "form": form,
+    })
+
+
+def lobby_tables_fragment(request: HttpRequest) -> HttpResponse:
+    return render(request, "tables/lobby/lobby.html#table-list", {"tables": lobby_tables()})
+
+
+def new_table_form(request: HttpRequest) -> HttpResponse:
+    """The form again for another game (htmx swaps it in when the game changes)."""
+    return render(request, "tables/lobby/lobby.html#new-table", {"form": NewTableForm(game=request.GET.get("game"))})
+
+
+@require_POST
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = NewTableForm(request.POST)
+    if form.is_valid():
+        try:
+            table = table_services.create_table(
+                creator=request.user, game=form.cleaned_data["game"], players=form.cleaned_data["players"],
+                options=form.game_options(), private=form.cleaned_data["private"],
+                turn_seconds=form.cleaned_data["turn_seconds"], fill_with_bots=form.cleaned_data["fill_with_bots"],
+            )
+        except TableError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("table", code=table.code)
+    return render(request, "tables/lobby/lobby.html", {
+        "online_count": online_count(), "tables": lobby_tables(), "mine": my_tables(request.user), "form": form,
+    }, status=400)

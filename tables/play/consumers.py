@@ -1,0 +1,128 @@
+"""The table socket: one table for one viewer, the whole board at each change, newest version only."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from tables.models import Table
+from tables.play import push, snapshots
+from tables.play.rendering import board_html, snapshot_html
+from tables.play.services import play
+from tables.play.sockets import (
+    CLOSE_NOT_FOUND,
+    CLOSE_TRY_AGAIN,
+    CLOSE_UNAUTHENTICATED,
+    ClubConsumer,
+    apart,
+    start_process_tasks,
+)
+
+log = logging.getLogger(__name__)
+
+
+class TableConsumer(ClubConsumer):
+    """One table for one viewer. Group events say only that the table changed; this consumer renders
+    what its own member may see and sends it, the whole board each time, newest version only."""
+
+    task_fields = ("timer", "max_age")
+    table_id: int | None = None
+    table_code: str = ""
+    sent_version: int = -1
+    timer: asyncio.Task[None] | None = None
+    max_age: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.refuse(CLOSE_UNAUTHENTICATED)
+            return
+        code = self.scope["url_route"]["kwargs"]["code"]
+        table = await database_sync_to_async(Table.objects.filter(code=code).first)()
+        if table is None:
+            await self.refuse(CLOSE_NOT_FOUND)
+            return
+        if not await self.admit(user):
+            return
+        self.table_id, self.table_code = table.pk, table.code
+        await self.channel_layer.group_add(push.table_group(table.pk), self.channel_name)
+        await self.accept()
+        start_process_tasks()
+        await self._send_board()
+        if settings.TABLE_SOCKET_MAX_AGE:
+            self.max_age = asyncio.create_task(self._close_when_old(settings.TABLE_SOCKET_MAX_AGE))
+
+    async def disconnect(self, code: int) -> None:
+        await self.stop_tasks()
+        if self.table_id is not None:
+            await self.channel_layer.group_discard(push.table_group(self.table_id), self.channel_name)
+        await self.leave_session_groups()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Moves go by POST with a version; the socket only listens. Say so, keep the socket open."""
+        message = "Moves are sent with the buttons on the page, not over the socket."
+        await self.send(text_data=render_to_string("tables/play/table_error.html", {"message": message, "oob": True}))
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        try:
+            version = int(event["version"])
+            if version > self.sent_version:
+                await self._send_board(version)
+        except Exception:
+            # A failed render must not strand the browser: close with "come back" so the page
+            # reconnects, and the fresh connection sends the whole table again.
+            log.exception("table %s: could not push to %s", self.table_id, self.channel_name)
+            await self.close(code=CLOSE_TRY_AGAIN)
+
+    async def _send_board(self, version: int | None = None) -> None:
+        snapshot = snapshots.recall_here(self.table_code, version) if version is not None else None
+        if snapshot is not None:
+            # A transaction of this process left this version: its board needs no database and no thread
+            # (a hop to a thread and back, per socket and per move, cost more than rendering the board). If
+            # the mover's POST is rendering this very board in its thread, this waits for it: one render.
+            html, deadline = snapshot_html(snapshot, self.scope["user"], oob=True)
+        else:
+            html, version, deadline = await database_sync_to_async(self._render)(version)
+        if version <= self.sent_version:  # a newer board went out while this one was rendered
+            return
+        self.sent_version = version
+        await self.send(text_data=html)
+        self._arm_timer(version, deadline)
+
+    def _render(self, version: int | None) -> tuple[str, int, datetime | None]:
+        """In a worker thread, when this process did not make `version`: the board at `version` if another
+        process left its snapshot in the shared cache, else as the database has it now."""
+        snapshot = snapshots.recall(self.table_code, version) if version is not None else None
+        if snapshot is not None:
+            html, deadline = snapshot_html(snapshot, self.scope["user"], oob=True)
+            return html, version, deadline
+        table = Table.objects.get(pk=self.table_id)
+        html, deadline = board_html(table, self.scope["user"], oob=True, version_checked=True)
+        return html, table.version, deadline
+
+    def _arm_timer(self, version: int, deadline: datetime | None) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if deadline is not None:
+            self.timer = asyncio.create_task(self._expire_at(version, deadline))
+
+    async def _expire_at(self, version: int, deadline: datetime) -> None:
+        delay = (deadline - timezone.now()).total_seconds() + 0.25
+        await asyncio.sleep(max(delay, 0))
+        try:
+            await apart(play.expire_turn, table_id=self.table_id, expected_version=version)
+        except Exception:
+            log.exception("table %s: turn time-out failed", self.table_id)
+
+    async def _close_when_old(self, seconds: float) -> None:
+        """Close, to come back, before Daphne's own timeout would (with 1000, after which nothing retries)."""
+        await asyncio.sleep(seconds)
+        await self.close(code=CLOSE_TRY_AGAIN)

@@ -1,0 +1,161 @@
+"""What every club socket shares (the lobby's and the table's): the consumer base class, the close codes
+the browser knows (static/js/sockets.js), the refusal of unknown paths, and the tasks a process runs beside
+its sockets (quick play's sweeper, which play may not import, registers one in `TablesConfig.ready`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from config.asgi_handler import kept_threads
+from tables.play import push, socket_quota
+
+log = logging.getLogger(__name__)
+
+# Close codes. Daphne (autobahn's `sendClose`) sends only 1000 and 3000-4999 and raises for any other, so
+# htmx's own retry codes (1006/1011/1012/1013) cannot be sent on purpose: CLOSE_TRY_AGAIN, "come back", is
+# ours, and static/js/sockets.js reconnects after it. The 44xx codes mean stop: the browser does not retry.
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_TRY_AGAIN = 4012
+CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY = 4429  # the member holds SOCKETS_PER_MEMBER sockets in this process already
+
+T = TypeVar("T")
+_process_tasks: list[Callable[[], None]] = []
+
+
+def start_with_sockets(start: Callable[[], None]) -> None:
+    """Have every socket call `start` when it connects: a process-wide task (quick play's sweeper) that
+    `start` begins once and leaves running. Called at startup (`TablesConfig.ready`), so features that play
+    may not import run their tasks beside play's sockets."""
+    if start not in _process_tasks:
+        _process_tasks.append(start)
+
+
+def start_process_tasks() -> None:
+    """Called by every club socket once it is accepted (from the event loop the tasks are to run on)."""
+    for start in _process_tasks:
+        start()
+
+
+async def apart(func: Callable[..., T], /, **kwargs: Any) -> T:
+    """A socket's background write (heartbeat, timer) on a kept thread of its own for the call: waiting
+    for the database, it holds up none of the socket's renders."""
+    async with kept_threads.own_thread():
+        return await database_sync_to_async(func)(**kwargs)
+
+
+class ClubConsumer(AsyncWebsocketConsumer):
+    """What every club socket shares: a place among its member's sockets (`admit`), the groups through
+    which a log-out, a new password or a deactivation closes it, and events straight to their handler.
+
+    Channels closes stale database connections before every handler, which is a trip to a worker thread
+    and back for every event at every socket (a move's push to a table's sockets made one each). Every
+    database call of these consumers goes through `database_sync_to_async`, which closes them itself, in
+    the thread that uses them, so that trip is skipped.
+
+    Each socket's database work runs on a thread of its own, taken for the socket's life from the threads
+    the process keeps (config/asgi_handler.py) and given back when it ends, its connection closed. Left to
+    asgiref, every socket of the process would share one thread, and one call waiting for the database
+    (SQLite's write lock, up to its busy timeout) would hold up every socket's board.
+    """
+
+    task_fields: tuple[str, ...] = ()  # the socket's own tasks, stopped before its thread is given back
+    session_groups: tuple[str, ...] = ()
+    closing: bool = False
+    admitted: bool = False  # holds a place among its member's sockets (see `admit`)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """The place `admit` took and the socket's thread are given back, and its tasks stopped, however the
+        socket ends: closed, failed in a handler, or cancelled by Daphne when a handler overran its close
+        timeout (no disconnect runs then)."""
+        try:
+            async with kept_threads.own_thread():
+                try:
+                    await super().__call__(scope, receive, send)
+                finally:
+                    await self.stop_tasks()
+        finally:
+            self._release_place()
+
+    async def stop_tasks(self) -> None:
+        tasks = [task for field in self.task_fields if (task := getattr(self, field)) is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def admit(self, user: Any) -> bool:
+        """Take a place among the member's sockets and join the groups that can end this one. Over the cap
+        the socket is accepted and closed with 4429: refused at the handshake it would reach the browser as
+        1006, which htmx retries."""
+        if not socket_quota.take(user_id=user.pk, channel_name=self.channel_name, limit=settings.SOCKETS_PER_MEMBER):
+            await self.refuse(CLOSE_TOO_MANY)
+            return False
+        self.admitted = True
+        await self.join_session_groups(user)
+        return True
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with `code`: a socket refused at the handshake reaches the browser as 1006, which
+        htmx retries for ever, and the page could not say why (signed out, no such table, too many tabs)."""
+        await self.accept()
+        await self.close(code=code)
+
+    def _release_place(self) -> None:
+        if self.admitted:
+            self.admitted = False
+            socket_quota.release(user_id=self.scope["user"].pk, channel_name=self.channel_name)
+
+    async def join_session_groups(self, user: Any) -> None:
+        """The member is read once, at connect: these groups are how a log-out of this session, or a new
+        password or deactivation of the member, reaches the socket afterwards (from any process)."""
+        groups = [push.account_group(user.pk)]
+        session_key = getattr(self.scope.get("session"), "session_key", None)
+        if session_key:
+            groups.append(push.session_group(session_key))
+        self.session_groups = tuple(groups)
+        for group in self.session_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def leave_session_groups(self) -> None:
+        for group in self.session_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.session_groups = ()
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """Logged out, new password or account deactivated: stop at once, and for good (4401)."""
+        await self.close(code=CLOSE_UNAUTHENTICATED)
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        """Events keep coming until the disconnect arrives; once closed, nothing more goes out (Daphne
+        raises on a send to a closing socket, and a closed session's socket must not get another board)."""
+        if not self.closing:
+            await super().send(text_data, bytes_data, close)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        if not self.closing:
+            await super().close(code, reason)
+            self.closing = True  # only once it went out: Daphne refuses some codes (it raises), the socket stays
+
+
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """Every socket path the site does not serve: refused with 4404, where the router would have raised
+    (a traceback in the log for each stray or probing client)."""
+
+    async def connect(self) -> None:
+        await self.accept()  # then close: the browser sees 4404 (refused at the handshake it would retry)
+        await self.close(code=CLOSE_NOT_FOUND)
