@@ -13,11 +13,14 @@
     return versionOf(document.getElementById("board"));
   }
 
-  // Pushed over the socket (out-of-band swaps).
+  // Pushed over the socket (out-of-band swaps). A board of the version already shown is the same board (every
+  // change bumps the version): swapping it in anyway, as the socket's first message after the page would, puts
+  // new buttons under the member's finger that htmx has not wired up yet (it does so ~20 ms later), and the
+  // click is lost.
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var incoming = versionOf(evt.detail.fragment);
     var current = currentVersion();
-    if (incoming !== null && current !== null && incoming < current) {
+    if (incoming !== null && current !== null && incoming <= current) {
       evt.detail.shouldSwap = false;
     }
   });
