@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from channels_redis.core import RedisChannelLayer
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
@@ -179,3 +182,36 @@ def click_move(page, which: int = 0) -> str:
     assert answer.value.status == 200, answer.value.text()
     expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
     return move
+
+
+# Tests that must reach the server's channel layer run a Daphne of their own on this Redis database.
+E2E_REDIS_URL = "redis://127.0.0.1:6379/7"
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Daphne]:
+    """A Daphne of this test's own (on Redis, so the test can reach its channel layer), restartable."""
+    db = tmp_path / "db.sqlite3"
+    env = {"DATABASE_URL": f"sqlite:///{db}", "DEBUG": "true", "REDIS_URL": E2E_REDIS_URL,
+           "TABLE_SOCKET_MAX_AGE": "6"}
+    manage("migrate", "--noinput", env=env)
+    manage("seed", env=env)
+    server = Daphne(port=free_port(), env=env, log_path=tmp_path / "daphne.log")
+    server.start()
+    server.db = db
+    yield server
+    server.stop()
+
+
+def send_to_group(group: str, message: dict[str, Any]) -> None:
+    """Send one message to a group of `own_server`'s channel layer, as the site itself would."""
+
+    async def send() -> None:
+        layer = RedisChannelLayer(hosts=[E2E_REDIS_URL])
+        await layer.group_send(group, message)
+        await layer.close_pools()
+
+    # Playwright's sync API keeps an event loop in this thread; the layer gets a thread of its own.
+    worker = threading.Thread(target=asyncio.run, args=(send(),))
+    worker.start()
+    worker.join(timeout=10)

@@ -4,11 +4,13 @@ both pages end up at the new table (the asker by the POST's answer, the waiter b
 from __future__ import annotations
 
 import re
+import sqlite3
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import member_page
+from tables.play.push import user_group
+from tests.e2e.conftest import member_page, send_to_group
 
 pytestmark = pytest.mark.e2e
 
@@ -49,4 +51,32 @@ def test_two_members_ask_for_hawsker_and_both_are_taken_to_their_table(browser, 
         expect(page.locator("#live")).to_have_text("live")
     erin.screenshot(path=str(shots / "quickplay-seated.png"), full_page=True)
     erin.context.close()
+    frank.context.close()
+
+
+def test_the_lobby_socket_never_replaces_the_form_a_member_is_filling_in(browser, own_server) -> None:
+    """Under load the lobby socket can connect (and send the member's panel) after the member has chosen a game:
+    the idle form it carries must not replace the one being filled in, or the member asks for the wrong game."""
+    frank = member_page(browser, own_server, "frank")
+    frank.goto(f"{own_server.url}/lobby/")
+    expect(frank.locator("#online-count")).to_contain_text("online")
+    with frank.expect_response(lambda response: "/quick/form/" in response.url):
+        frank.select_option("#quick_game", "hawsker")
+    frank.wait_for_selector("#quick-form[data-game=hawsker] #quick_band", state="attached")
+    frank.select_option("#quick_band", "short")
+    frank.evaluate("""() => {
+        window.panelsPushed = 0;
+        document.addEventListener("htmx:oobBeforeSwap", (evt) => {
+            if (evt.detail.target && evt.detail.target.id === "quick-mine") window.panelsPushed += 1;
+        });
+    }""")
+    with sqlite3.connect(own_server.db) as conn:
+        frank_id = conn.execute("SELECT id FROM accounts_user WHERE username = 'frank'").fetchone()[0]
+    # What the socket does on connect and whenever the member's request changes: push their whole panel.
+    send_to_group(user_group(frank_id), {"type": "queue.changed", "members": [frank_id]})
+    frank.wait_for_function("() => window.panelsPushed > 0")
+    expect(frank.locator("#quick-form")).to_have_attribute("data-game", "hawsker")
+    expect(frank.locator("#quick_band")).to_have_value("short")
+    frank.click("#quick-form button[type=submit]")
+    expect(frank.locator("#quick-mine [data-state=waiting]")).to_contain_text("Hawsker · Short game: to 50 points")
     frank.context.close()

@@ -2,37 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-import threading
 from pathlib import Path
 
 import pytest
-from channels_redis.core import RedisChannelLayer
 from playwright.sync_api import expect
 
 from tables.play.push import table_group
-from tests.e2e.conftest import board_version, click_move, member_page, open_table
-from tests.servers import Daphne, free_port, manage
+from tests.e2e.conftest import board_version, click_move, member_page, open_table, send_to_group
 
 pytestmark = pytest.mark.e2e
-
-REDIS_URL = "redis://127.0.0.1:6379/7"
-
-
-@pytest.fixture
-def own_server(tmp_path: Path):
-    """A Daphne of this test's own (on Redis, so the test can reach its channel layer), restartable."""
-    db = tmp_path / "db.sqlite3"
-    env = {"DATABASE_URL": f"sqlite:///{db}", "DEBUG": "true", "REDIS_URL": REDIS_URL, "TABLE_SOCKET_MAX_AGE": "6"}
-    manage("migrate", "--noinput", env=env)
-    manage("seed", env=env)
-    server = Daphne(port=free_port(), env=env, log_path=tmp_path / "daphne.log")
-    server.start()
-    server.db = db
-    yield server
-    server.stop()
-
 
 def table_id(db: Path, url: str) -> int:
     code = url.rstrip("/").split("/")[-1]
@@ -41,15 +20,7 @@ def table_id(db: Path, url: str) -> int:
 
 
 def send_broken_event(group: str) -> None:
-    async def send() -> None:
-        layer = RedisChannelLayer(hosts=[REDIS_URL])
-        await layer.group_send(group, {"type": "table.changed", "version": "not a number"})
-        await layer.close_pools()
-
-    # Playwright's sync API keeps an event loop in this thread; the layer gets a thread of its own.
-    worker = threading.Thread(target=asyncio.run, args=(send(),))
-    worker.start()
-    worker.join(timeout=10)
+    send_to_group(group, {"type": "table.changed", "version": "not a number"})
 
 
 def opens(page) -> int:
