@@ -16,7 +16,8 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @login_not_required
 def game(request: HttpRequest, key: str) -> HttpResponse:
-    if key not in registry.GAME_KEYS:
+    if not registry.known(key):
         raise Http404("The club plays no such game.")
     spec = registry.spec(key)
-    return render(request, f"rules/{key}.html", {"spec": spec, "specs": registry.all_specs()})
+    # A game's own page tells its rules in words; a game without one still gets the generic page from its spec.
+    return render(request, [f"rules/{key}.html", "rules/page.html"], {"spec": spec, "specs": registry.all_specs()})

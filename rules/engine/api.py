@@ -26,6 +26,8 @@ class OptionSpec:
     choices: tuple[tuple[Any, str], ...] = ()  # (value, label) for a choice
     minimum: int | None = None  # for whole numbers
     maximum: int | None = None
+    unit: str = ""  # "cents": a whole number shown as dollars and cents
+    zero_text: str = ""  # what 0 means, when it means something other than none (`rounds`: once round the table)
 
     @property
     def kind(self) -> str:
@@ -34,6 +36,18 @@ class OptionSpec:
         if isinstance(self.default, bool):
             return "bool"
         return "int"
+
+    def describe(self, value: Any) -> str:
+        """The value as the table page's house rules show it to people."""
+        if self.kind == "choice":
+            return next((label for choice, label in self.choices if choice == value), str(value))
+        if self.kind == "bool":
+            return "yes" if value else "no"
+        if value == 0 and self.zero_text:
+            return self.zero_text
+        if self.unit == "cents" and isinstance(value, int):
+            return f"${value / 100:.2f}"
+        return str(value)
 
     def clean(self, value: Any) -> Any:
         """The value as this option stores it, or ConfigError saying what is wrong."""
@@ -62,16 +76,63 @@ class OptionSpec:
         return number
 
 
+UNITS = ("cents", "points")  # what a game's results are counted in: money (cents) or points
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One stake or length quick play offers for a game: `value` of the game's `band_option`."""
+
+    key: str
+    label: str
+    value: Any
+
+
 @dataclass(frozen=True, slots=True)
 class GameSpec:
+    """Everything the web layer knows about a game: it asks these, and never names a game itself."""
+
     key: str
     title: str
     min_players: int
     max_players: int
     default_players: int
-    unit: str  # "cents" (money) or "points"
+    unit: str  # one of UNITS: "cents" (money; a round's results sum to zero) or "points"
     options: tuple[OptionSpec, ...] = ()
     blurb: str = ""
+    lower_is_better: bool = False  # standings rank the lowest total first (the points count against you)
+    # Quick play: the option a band sets, its bands (the club's usual one first: it wins ties and is what a
+    # bot table gets when nobody chose), and what a band is called ("stake": "Stake", "any stake").
+    band_option: str = ""
+    bands: tuple[Band, ...] = ()
+    band_name: str = "length"
+
+    def __post_init__(self) -> None:
+        """A spec that cannot be played is refused when it is written, not when a member meets it."""
+        if not 1 <= self.min_players <= self.default_players <= self.max_players:
+            raise ValueError(f"{self.key}: the default of {self.default_players} players is not within "
+                             f"{self.min_players} to {self.max_players}")
+        if self.unit not in UNITS:
+            raise ValueError(f"{self.key}: the unit is one of {', '.join(UNITS)}, not {self.unit!r}")
+        if bool(self.band_option) != bool(self.bands):
+            raise ValueError(f"{self.key}: quick-play bands need a band option, and a band option needs bands")
+        if self.band_option:
+            option = self.option(self.band_option) if self.band_option in {o.name for o in self.options} else None
+            if option is None:
+                raise ValueError(f"{self.key}: the band option names no option {self.band_option!r}")
+            if len({b.key for b in self.bands}) != len(self.bands) or not all(b.key for b in self.bands):
+                raise ValueError(f"{self.key}: every band needs a key of its own")
+            for band in self.bands:
+                try:
+                    ok = option.clean(band.value) == band.value
+                except ConfigError:
+                    ok = False
+                if not ok:
+                    raise ValueError(f"{self.key}: band {band.key!r} sets {option.name} to {band.value!r}, "
+                                     "which the option refuses")
+
+    def band(self, key: str) -> Band | None:
+        return next((b for b in self.bands if b.key == key), None)
 
     def option(self, name: str) -> OptionSpec:
         for spec in self.options:

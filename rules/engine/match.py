@@ -18,6 +18,7 @@ ROUNDS_OPTION = OptionSpec(
     help="How many deals make a match; 0 plays once round the table, so everybody deals once.",
     minimum=0,
     maximum=50,
+    zero_text="once round the table",
 )
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from django import forms
 
-from rules.engine import registry
 from rules.engine.hawk import BONUS_KINDS
+from tables.models import game_choices
 from tables.play.request_numbers import WholeNumberField
 
 _SPLIT = re.compile(r"[\s,;]+")
@@ -25,9 +25,7 @@ def split_words(text: str) -> list[str]:
 class PeriodForm(forms.Form):
     """A game and a date range; every field may be left empty."""
 
-    game = forms.ChoiceField(
-        required=False, choices=[("", "All games"), *((s.key, s.title) for s in registry.all_specs())]
-    )
+    game = forms.ChoiceField(required=False, choices=lambda: [("", "All games"), *game_choices()])
     start = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
 

@@ -24,7 +24,6 @@ from tables.models import LedgerEntry, Move, Round, Seat
 from tables.play.amounts import points_text
 from tables.play.selectors import name_seats, round_headline, seat_label
 
-LOWER_IS_BETTER = frozenset({"puskiyon"})  # Puskiyon's points are the cards left in hand: fewer wins
 HOUSE = "Bots (the house)"
 
 
@@ -169,7 +168,8 @@ class Standing:
 
 def standings(*, game: str, start: date | None = None, end: date | None = None) -> list[Standing]:
     """Every member's balance in one game over the period, best first; the bots' total last."""
-    unit = registry.spec(game).unit
+    spec = registry.spec(game)
+    unit = spec.unit
     rows = (
         in_period(LedgerEntry.objects.filter(game=game), start, end)
         .values("member")
@@ -185,7 +185,7 @@ def standings(*, game: str, start: date | None = None, end: date | None = None) 
                  total=r["total"] or 0, unit=unit)
         for r in rows if r["member"] is not None
     ]
-    lower = game in LOWER_IS_BETTER
+    lower = spec.lower_is_better
     members.sort(key=lambda s: ((s.total if lower else -s.total), s.name.lower()))
     house = [
         Standing(name=HOUSE, member_id=None, rounds=r["online"] + r["in_person"], total=r["total"] or 0, unit=unit)
@@ -202,6 +202,10 @@ class BalanceRow:
     unit: str
     total: int
     entries: int
+
+    @property
+    def title(self) -> str:
+        return registry.spec(self.game).title if registry.known(self.game) else self.game
 
     @property
     def total_text(self) -> str:

@@ -15,7 +15,6 @@ from django.shortcuts import render
 from rules.engine import registry
 from tables.ledger.forms import PeriodForm
 from tables.ledger.selectors import (
-    LOWER_IS_BETTER,
     can_see_round,
     member_history,
     replay_step,
@@ -43,12 +42,11 @@ def my_history(request: HttpRequest) -> HttpResponse:
 def standings_page(request: HttpRequest) -> HttpResponse:
     form = PeriodForm(request.GET or None)
     period = form.period() if request.GET else {"game": None, "start": None, "end": None}
-    game = period["game"] or "sheepshead"
+    game = period["game"] or registry.default_key()
     spec = registry.spec(game)
     return render(request, "tables/ledger/standings.html", {
         "form": form, "spec": spec, "specs": registry.all_specs(), "period": period,
         "rows": standings(game=game, start=period["start"], end=period["end"]),
-        "lower_is_better": game in LOWER_IS_BETTER,
     })
 
 

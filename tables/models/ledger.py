@@ -17,7 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from tables.models.play import GAME_CHOICES, Round
+from tables.models.play import Round, game_choices
 from tables.play.amounts import points_text
 from tables.play.services.errors import NotAllowed
 
@@ -86,7 +86,7 @@ class InPersonRecord(AppendOnlyModel):
         SHEEPSHEAD_LEASTER = "sheepshead_leaster", "Sheepshead leaster"
         HAWK_ROUND = "hawk_round", "Hawk round"
 
-    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
+    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
     kind = models.CharField(max_length=20, choices=Kind.choices)
     facts = models.JSONField(help_text="What the admin entered.")
     score = models.JSONField(help_text="What the engine's scoring helpers computed from it.")
@@ -110,9 +110,9 @@ class InPersonRecord(AppendOnlyModel):
 class LedgerEntry(AppendOnlyModel):
     """One seat's result of one round, or one half of a correction.
 
-    Member seats point to the member; bot seats point to no member (the house side), so a
-    Sheepshead round's entries sum to exactly zero. Exactly one of `round` (played online) and
-    `in_person` (played at the club's table) is set.
+    Member seats point to the member; bot seats point to no member (the house side), so a round played
+    for money (its game's unit is cents) has entries that sum to exactly zero. Exactly one of `round`
+    (played online) and `in_person` (played at the club's table) is set.
     """
 
     class Kind(models.TextChoices):
@@ -120,7 +120,7 @@ class LedgerEntry(AppendOnlyModel):
         REVERSAL = "reversal", "reversal of an entry"
         CORRECTION = "correction", "corrected result"
 
-    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
+    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
     unit = models.CharField(max_length=10, choices=UNIT_CHOICES)
     member = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
@@ -128,7 +128,7 @@ class LedgerEntry(AppendOnlyModel):
     is_bot = models.BooleanField(default=False, help_text="A bot's seat: the house side of the game.")
     seat = models.PositiveSmallIntegerField()
     label = models.CharField(max_length=60, help_text="Who sat there, as shown at the time.")
-    amount = models.IntegerField(help_text="Cents for Sheepshead, points for the other games.")
+    amount = models.IntegerField(help_text="In the entry's unit: cents for a game played for money, else points.")
     round = models.ForeignKey(
         Round, on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
     )

@@ -14,9 +14,13 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from rules.engine.registry import GAME_KEYS
+from rules.engine import registry
 
-GAME_CHOICES = [(key, key.title()) for key in GAME_KEYS]
+
+def game_choices() -> list[tuple[str, str]]:
+    """Every game the registry holds now, by its title: read at run time (Django calls it each time it needs
+    the choices), so a game registered after start-up is valid and shown by name like the club's own four."""
+    return [(spec.key, spec.title) for spec in registry.all_specs()]
 
 
 def new_table_code() -> str:
@@ -31,7 +35,7 @@ class Table(models.Model):
         ABANDONED = "abandoned", "abandoned"
 
     code = models.CharField(max_length=16, unique=True, default=new_table_code, editable=False)
-    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
+    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
     name = models.CharField(max_length=60, blank=True)
     seat_count = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict, blank=True)

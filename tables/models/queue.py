@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from tables.models.play import GAME_CHOICES, Table
+from tables.models.play import Table, game_choices
 
 
 class QueueRequest(models.Model):
@@ -24,7 +24,7 @@ class QueueRequest(models.Model):
         EXPIRED = "expired", "expired"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_requests")
-    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(max_length=20, choices=game_choices)
     players = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="How many players at the table; empty: any number the game allows."
     )

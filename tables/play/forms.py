@@ -18,8 +18,8 @@ def choose_game(form: forms.Form, game: str | None) -> GameSpec:
     """Fill a form's `game` choices and pick its game: the posted one, else the one asked for, else the first."""
     specs = registry.all_specs()
     form.fields["game"].choices = [(spec.key, spec.title) for spec in specs]
-    chosen = game if game in registry.GAME_KEYS else specs[0].key
-    if form.is_bound and form.data.get("game") in registry.GAME_KEYS:
+    chosen = game if registry.known(game) else specs[0].key
+    if form.is_bound and registry.known(form.data.get("game")):
         chosen = form.data["game"]
     form.fields["game"].initial = chosen
     return registry.spec(chosen)

@@ -85,23 +85,21 @@ class Board:
     def can_join(self) -> bool:
         return self.my_seat is None and self.table.status == Table.Status.OPEN and any(s.empty for s in self.seats)
 
+    @property
+    def summary_columns(self) -> list[tuple[str, list[Any]]]:
+        """A finished round's per-seat facts, (heading, one value per seat): the lists in the engine's summary
+        that hold one plain value per seat. The board of a game without a result fragment of its own shows them."""
+        summary = ((self.round.result or {}).get("summary") or {}) if self.round is not None else {}
+        return [
+            (key.replace("_", " ").capitalize(), value) for key, value in sorted(summary.items())
+            if isinstance(value, list) and len(value) == len(self.seats)
+            and all(v is None or isinstance(v, int | str) for v in value)
+        ]
+
 
 def describe_options(spec: GameSpec, options: dict[str, Any]) -> list[tuple[str, str]]:
-    described = []
-    for option in spec.options:
-        value = options.get(option.name, option.default)
-        if option.choices:
-            shown = next((label for v, label in option.choices if v == value), str(value))
-        elif option.kind == "bool":
-            shown = "yes" if value else "no"
-        elif option.name == "stake_cents":
-            shown = f"${value / 100:.2f}"
-        elif option.name == "rounds" and not value:
-            shown = "once round the table"
-        else:
-            shown = str(value)
-        described.append((option.label, shown))
-    return described
+    """The table's house rules as (label, value) for people, each as its option describes it."""
+    return [(option.label, option.describe(options.get(option.name, option.default))) for option in spec.options]
 
 
 def move_label(text: str) -> str:

@@ -56,7 +56,7 @@ def plan_requests(count: int, rng: random.Random, any_share: float) -> list[tupl
     """(member index, enqueue kwargs) in arrival order: the four games in turn, then shuffled."""
     plans = []
     for index in range(count):
-        spec = registry.all_specs()[index % len(registry.GAME_KEYS)]
+        spec = registry.all_specs()[index % len(registry.game_keys())]
         players = None if spec.min_players < spec.max_players and rng.random() < any_share else spec.default_players
         game_bands = matchmaking.bands(spec.key)
         band = "" if not game_bands or rng.random() < any_share else game_bands[0].key

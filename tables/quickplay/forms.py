@@ -1,7 +1,7 @@
 """The quick-play form: a game, a player count or "any", a band, the wait before bots, house rules.
 
 The house-rule fields are built exactly as the new-table form builds them (from the game's spec),
-except the option a band sets (Sheepshead's stake, Hawsker's length, Puskiyon's target).
+except the option a band sets (the spec's `band_option`: a stake, a target, a length).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from django import forms
 
 from rules.engine.api import GameSpec
 from tables.play.forms import NewTableForm, choose_game
-from tables.quickplay.services.matchmaking import BAND_OPTION, bands
 
 ANY = "any"
 # Not the new-table form's "opt_": both forms are on the lobby page, and a name belongs to one form.
@@ -44,15 +43,15 @@ class QuickPlayForm(forms.Form):
             counts.insert(0, (ANY, "Any number"))
         self.fields["players"].choices = counts
         self.fields["players"].initial = str(self.spec.default_players)
-        game_bands = bands(self.spec.key)
+        game_bands = self.spec.bands
         if game_bands:
             self.fields["band"].choices = [("", "Any"), *[(b.key, b.label) for b in game_bands]]
             self.fields["band"].initial = game_bands[0].key
-            self.fields["band"].label = "Stake" if self.spec.key == "sheepshead" else "Length"
+            self.fields["band"].label = self.spec.band_name.capitalize()
         else:
             del self.fields["band"]
         for option in self.spec.options:
-            if option.name != BAND_OPTION.get(self.spec.key):
+            if option.name != self.spec.band_option:
                 field = NewTableForm._field_for(option)
                 field.required = False  # left out: the game's default
                 self.fields[OPTION_PREFIX + option.name] = field

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.engine.api import Config, GameSpec, OptionSpec
+from rules.engine.api import Band, Config, GameSpec, OptionSpec
 
 PLAYERS = 2
 HAND_SIZE = 8  # every round deals each hand back up to this
@@ -30,6 +30,8 @@ SPEC = GameSpec(
         "A two-player pegging game invented in a caravan in Whitby: lay cards that follow suit, "
         "are kings or make 13 with the top card, then score your hand cribbage style. First to 100."
     ),
+    band_option="short",
+    bands=(Band("standard", "To 100 points", False), Band("short", "Short game: to 50 points", True)),
 )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.engine.api import GameSpec, OptionSpec
+from rules.engine.api import Band, GameSpec, OptionSpec
 
 KEY = "puskiyon"
 
@@ -25,6 +25,13 @@ SPEC = GameSpec(
     options=(TARGET_OPTION,),
     blurb="Shed your hand by matching the top card's rank or suit; the cards you are left holding "
     "count against you, and the lowest total wins.",
+    lower_is_better=True,  # the points are the cards left in hand: fewer wins
+    band_option="target",
+    bands=(
+        Band("standard", "Game ends at 200", 200),
+        Band("short", "Short: ends at 100", 100),
+        Band("long", "Long: ends at 400", 400),
+    ),
 )
 
 

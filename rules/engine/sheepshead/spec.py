@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.engine.api import GameSpec, OptionSpec
+from rules.engine.api import Band, GameSpec, OptionSpec
 from rules.engine.match import ROUNDS_OPTION
 
 PARTNER_JD = "jack_of_diamonds"
@@ -43,6 +43,7 @@ SPEC = GameSpec(
             help="What one opponent pays at rate 1, in cents; the other rates are multiples of it.",
             minimum=5,
             maximum=10000,
+            unit="cents",
         ),
         ROUNDS_OPTION,
     ),
@@ -50,4 +51,11 @@ SPEC = GameSpec(
         "Wisconsin's trick-taking game: queens and jacks are trump, one player picks up the blind "
         "and, with a secret partner, tries to take 61 of the 120 points."
     ),
+    band_option="stake_cents",
+    bands=(
+        Band("standard", "Club stakes: $1.00", 100),
+        Band("low", "Low stakes: 10¢", 10),
+        Band("high", "High stakes: $5.00", 500),
+    ),
+    band_name="stake",
 )

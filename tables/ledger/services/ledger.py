@@ -1,7 +1,7 @@
 """Writing the ledger: a finished round's entries, in-person results' entries, and corrections.
 
 This module is the only writer of `LedgerEntry` rows. Every set of entries written together goes
-through `_write_set`, which refuses a money set (Sheepshead, in cents) that does not sum to exactly
+through `_write_set`, which refuses a money set (a game whose spec's unit is cents) that does not sum to exactly
 zero: a round's results, and a correction's reversals with their new amounts, both balance. A
 correction never touches the entries it corrects; it adds a reversing entry and a new one, both
 naming the admin and the reason, so the books show what was first written and why it changed.
@@ -107,7 +107,7 @@ def correct_entries(*, admin: User, reason: str, changes: Mapping[int, Any]) -> 
     """Correct entries of one round (or one in-person result): for each entry id, the right amount.
 
     Each corrected entry gets a reversing entry (minus its amount) and a new entry (the right
-    amount), both naming `admin` and `reason`; the original stays as it was. A Sheepshead round
+    amount), both naming `admin` and `reason`; the original stays as it was. A round played for money
     must still sum to zero afterwards, so the new amounts must add up to what they replace.
     Returns the entries written, reversals and corrections in pairs.
     """
@@ -142,8 +142,9 @@ def correct_entries(*, admin: User, reason: str, changes: Mapping[int, Any]) -> 
             before = sum(entry.amount for entry in entries)
             after = sum(wanted[entry.pk] for entry in entries)
             if before != after:
+                game = entries[0].get_game_display()
                 raise LedgerError(
-                    f"A Sheepshead round must still sum to zero: the new amounts add up to {after} cents "
+                    f"A {game} round must still sum to zero: the new amounts add up to {after} cents "
                     f"but the ones they replace add up to {before}. Correct the other seats too."
                 )
         now = timezone.now()

@@ -36,7 +36,7 @@ def create_table(
     fill_with_bots: bool = False,
 ) -> Table:
     """A new table with the creator in seat 0; with `fill_with_bots` the match starts at once."""
-    if game not in registry.GAME_KEYS:
+    if not registry.known(game):
         raise TableError(f"The club plays no game called {game!r}.")
     try:
         config = registry.spec(game).make_config(players, options)
@@ -268,7 +268,7 @@ def create_full_table(
     """A table with every seat taken at once: `members` in seats 0, 1, ... in the order given, then
     `bots` bots; the match starts at once. Quick play forms its tables here (`from_queue`: the
     members' waiting requests are the ones being matched, so waiting does not count against them)."""
-    if game not in registry.GAME_KEYS:
+    if not registry.known(game):
         raise TableError(f"The club plays no game called {game!r}.")
     try:
         config = registry.spec(game).make_config(players, options)

@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from rules.engine import registry
-from rules.engine.api import GameSpec
+from rules.engine.api import Band, GameSpec
 from rules.engine.errors import ConfigError
 from tables.models import QueueRequest, Table
 from tables.play.push import batched
@@ -47,45 +47,15 @@ TABLE_NAME = "Quick play"
 _LOCK_NAMESPACE = 0x51C7  # the first key of pg_advisory_xact_lock(int, int); the second is the game
 
 
-@dataclass(frozen=True)
-class Band:
-    """One stake or target a quick-play table can have: `value` of the game's band option."""
-
-    key: str
-    label: str
-    value: Any
-
-
-# The game's option that a band sets, and its bands (the game's default first: it wins ties).
-BAND_OPTION: dict[str, str] = {"sheepshead": "stake_cents", "hawsker": "short", "puskiyon": "target"}
-BANDS: dict[str, tuple[Band, ...]] = {
-    "sheepshead": (
-        Band("standard", "Club stakes: $1.00", 100),
-        Band("low", "Low stakes: 10¢", 10),
-        Band("high", "High stakes: $5.00", 500),
-    ),
-    "hawk": (),
-    "hawsker": (
-        Band("standard", "To 100 points", False),
-        Band("short", "Short game: to 50 points", True),
-    ),
-    "puskiyon": (
-        Band("standard", "Game ends at 200", 200),
-        Band("short", "Short: ends at 100", 100),
-        Band("long", "Long: ends at 400", 400),
-    ),
-}
-
-
 def bands(game: str) -> tuple[Band, ...]:
-    return BANDS.get(game, ())
+    """The stakes or lengths quick play offers for `game` (its spec's; the usual one first: it wins ties)."""
+    return registry.spec(game).bands if registry.known(game) else ()
 
 
 def band_label(game: str, key: str) -> str:
-    for band in bands(game):
-        if band.key == key:
-            return band.label
-    return "any stake" if game == "sheepshead" else "any length"
+    spec = registry.spec(game)
+    band = spec.band(key)
+    return band.label if band is not None else f"any {spec.band_name}"
 
 
 @dataclass(frozen=True)
@@ -128,7 +98,7 @@ def clean_request(
     *, game: str, players: int | None, band: str, options: Mapping[str, Any] | None, bots_after_seconds: int | None
 ) -> CleanRequest:
     """The request as it will be stored, or TableError saying what is wrong with it."""
-    if game not in registry.GAME_KEYS:
+    if not registry.known(game):
         raise TableError(f"The club plays no game called {game!r}.")
     spec = registry.spec(game)
     if players is not None and not _whole_in(players, spec.min_players, spec.max_players):
@@ -136,7 +106,7 @@ def clean_request(
     if spec.min_players == spec.max_players:
         players = spec.min_players  # nothing to choose: "any" is the one count the game has
     band = band or ""
-    band_option = BAND_OPTION.get(game)
+    band_option = spec.band_option or None
     if band and band not in {b.key for b in bands(game)}:
         if not bands(game):
             raise TableError(f"{spec.title} has no stake or target to choose.")
@@ -224,8 +194,8 @@ def sweep(*, game: str | None = None, now: datetime | None = None) -> Settled:
     """Expire overdue requests, form any table that can form, and seat members who opted in to bots
     and have waited long enough. Safe to call from anywhere, any number of times."""
     report = Settled()
-    for key in [game] if game is not None else registry.GAME_KEYS:
-        if key not in registry.GAME_KEYS:
+    for key in [game] if game is not None else registry.game_keys():
+        if not registry.known(key):
             raise TableError(f"The club plays no game called {key!r}.")
         if not QueueRequest.objects.filter(game=key, state=QueueRequest.State.WAITING).exists():
             continue
@@ -268,9 +238,10 @@ def kinds_for(spec: GameSpec, request: QueueRequest) -> list[Kind]:
 
 def table_options(game: str, kind: Kind, options: Mapping[str, Any]) -> dict[str, Any]:
     full = dict(options)
-    for band in bands(game):
-        if band.key == kind.band:
-            full[BAND_OPTION[game]] = band.value
+    spec = registry.spec(game)
+    band = spec.band(kind.band)
+    if band is not None:
+        full[spec.band_option] = band.value
     return full
 
 
@@ -441,7 +412,7 @@ def _lock_game(game: str) -> None:
     """Serialize every change to one game's queue (PostgreSQL: an advisory lock held to commit)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_NAMESPACE, registry.GAME_KEYS.index(game)])
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_NAMESPACE, registry.game_keys().index(game)])
 
 
 def _whole_in(value: object, low: int, high: int) -> bool:

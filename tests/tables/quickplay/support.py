@@ -14,7 +14,7 @@ from django.db.models import Count
 from rules.engine import registry
 from tables.models import QueueRequest, Seat, Table
 from tables.quickplay.services import matchmaking
-from tables.quickplay.services.matchmaking import BAND_OPTION, Kind, bands, fits
+from tables.quickplay.services.matchmaking import Kind, bands, fits
 
 W = QueueRequest.State
 
@@ -41,8 +41,8 @@ def random_request(rng: random.Random) -> dict:
 
 
 def table_band(table: Table) -> str:
-    option = BAND_OPTION.get(table.game)
-    if option is None:
+    option = registry.spec(table.game).band_option
+    if not option:
         return ""
     return next(b.key for b in bands(table.game) if b.value == table.options[option])
 
@@ -92,7 +92,7 @@ def check_invariants(outcomes: Outcomes) -> dict[str, int]:
             assert all(table.options[k] == v for k, v in request.options.items())
     # Settled: nothing still waiting could have formed a table.
     waiting = [r for r in requests if r.state == W.WAITING]
-    for game in registry.GAME_KEYS:
+    for game in registry.game_keys():
         groups: dict[str, list[QueueRequest]] = defaultdict(list)
         for request in waiting:
             if request.game == game:
