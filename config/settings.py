@@ -89,6 +89,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "rules.context_processors.club",
             ],
             # The tag libraries live with their features (tables/<feature>/templatetags.py), not in an app's
             # templatetags/ package, so they are named here.

@@ -153,3 +153,8 @@ async def test_the_table_socket_sends_the_fifth_games_board(fifth, make_member) 
     version, moves = version_and_moves(board)
     assert version == table.version and moves and all(m.startswith("play ") for m in moves)
     await comm.disconnect()
+
+
+def test_every_page_names_the_club_and_its_games_with_the_registered_one(fifth: None, db: None) -> None:
+    page = Client().get(reverse("home")).content.decode()
+    assert "Sheepshead, Hawk, Hawsker, Puskiyon and Little Tricks" in page
