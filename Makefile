@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install migrate seed ci lint
+.PHONY: run test install migrate seed ci lint e2e-under-load
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,3 +38,14 @@ lint: install
 
 ci:
 	bash .ci/run
+
+# The e2e tier RUNS times in a row while stress-ng keeps every core busy (a loaded CI machine); stops at the
+# first failure. Not part of CI (it takes about half an hour); run it after changing anything the browser sees.
+RUNS ?= 10
+e2e-under-load: install
+	command -v stress-ng >/dev/null || (apt-get update -qq && apt-get install -y -qq stress-ng)
+	stress-ng --cpu $$(nproc) --timeout 3h --quiet & load=$$!; trap 'kill $$load' EXIT; \
+	for run in $$(seq $(RUNS)); do \
+	  echo "e2e run $$run of $(RUNS), load $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	  $(BIN)/pytest -m e2e -p no:cacheprovider -q || exit 1; \
+	done
