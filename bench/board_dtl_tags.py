@@ -1,0 +1,15 @@
+"""`{% load board_dtl %}` for the Django-template port of the board (bench/board_dtl/): the filters and helpers
+config/jinja2.py gives the board's Jinja2 environment, the very same functions, so the two engines are timed
+doing the same work. `url` is Django's own `{% url %}` tag and `capfirst` its built-in filter (the function
+config/jinja2.py registers), so they need no entry here."""
+
+from __future__ import annotations
+
+from django import template
+
+from tables.play.templatetags import at, card_face, dollars, money, points, seat_name
+
+register = template.Library()
+register.simple_tag(card_face, name="card_face")
+for _filter in (money, dollars, points, seat_name, at):
+    register.filter(_filter.__name__, _filter)
