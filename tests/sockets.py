@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
+from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -33,3 +37,20 @@ async def refusal_code(comm: WebsocketCommunicator) -> int:
     message = await comm.receive_output(timeout=3)
     assert message["type"] == "websocket.close", message
     return message["code"]
+
+
+def version_of(html: str) -> int:
+    """The version of the board a socket message or page carries."""
+    found = re.search(r'id="board"[^>]*data-version="(\d+)"', html)
+    assert found, html[:300]
+    return int(found.group(1))
+
+
+@sync_to_async
+def hawsker_table(make_member: Any) -> tuple[Any, User, User, str, str]:
+    """A running two-member Hawsker table (alice and bob) and each member's session cookie."""
+    from tests.tables.helpers import full_table
+
+    alice, bob = make_member("alice"), make_member("bob")
+    table = full_table("hawsker", [alice, bob])
+    return table, alice, bob, session_cookie(alice), session_cookie(bob)

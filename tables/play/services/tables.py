@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from rules.engine import registry
+from rules.engine.api import Config
 from rules.engine.errors import ConfigError
 from tables.models import QueueRequest, Seat, Table
 from tables.play import push
@@ -23,6 +24,16 @@ from tables.play.services.errors import NotAllowed, NotSeated, TableError, Table
 from tables.play.services.play import begin_match, bots_play_on, locked_table, seat_of, seats_at
 
 TURN_SECONDS_RANGE = (10, 600)
+
+
+def _config(game: str, players: int, options: Mapping[str, Any] | None) -> Config:
+    """The game's house rules for a new table, or the engine's refusal as the club's."""
+    if not registry.known(game):
+        raise TableError(f"The club plays no game called {game!r}.")
+    try:
+        return registry.spec(game).make_config(players, options)
+    except ConfigError as error:
+        raise TableError(str(error)) from None
 
 
 def create_table(
@@ -36,12 +47,7 @@ def create_table(
     fill_with_bots: bool = False,
 ) -> Table:
     """A new table with the creator in seat 0; with `fill_with_bots` the match starts at once."""
-    if not registry.known(game):
-        raise TableError(f"The club plays no game called {game!r}.")
-    try:
-        config = registry.spec(game).make_config(players, options)
-    except ConfigError as error:
-        raise TableError(str(error)) from None
+    config = _config(game, players, options)
     low, high = TURN_SECONDS_RANGE
     if not low <= turn_seconds <= high:
         raise TableError(f"Time per turn must be between {low} and {high} seconds.")
@@ -268,12 +274,7 @@ def create_full_table(
     """A table with every seat taken at once: `members` in seats 0, 1, ... in the order given, then
     `bots` bots; the match starts at once. Quick play forms its tables here (`from_queue`: the
     members' waiting requests are the ones being matched, so waiting does not count against them)."""
-    if not registry.known(game):
-        raise TableError(f"The club plays no game called {game!r}.")
-    try:
-        config = registry.spec(game).make_config(players, options)
-    except ConfigError as error:
-        raise TableError(str(error)) from None
+    config = _config(game, players, options)
     if not members or len(members) + bots != config.players:
         raise TableError(f"A {config.players}-player table needs {config.players} players, members and bots.")
     if len({member.pk for member in members}) != len(members):

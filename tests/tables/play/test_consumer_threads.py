@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -22,23 +21,9 @@ from tables.play import consumers, push
 from tables.quickplay import selectors as selectors_quickplay
 from tables.quickplay import sweeper
 from tables.quickplay.services import matchmaking
-from tests.sockets import communicator, session_cookie
-from tests.tables.helpers import full_table
+from tests.sockets import communicator, hawsker_table, session_cookie, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def version_of(html: str) -> int:
-    found = re.search(r'id="board"[^>]*data-version="(\d+)"', html)
-    assert found, html[:300]
-    return int(found.group(1))
-
-
-@sync_to_async
-def hawsker_table(make_member):
-    alice, bob = make_member("alice"), make_member("bob")
-    table = full_table("hawsker", [alice, bob])
-    return table, alice, bob, session_cookie(alice), session_cookie(bob)
 
 
 class Stuck:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -12,23 +11,10 @@ from channels.layers import get_channel_layer
 
 from tables.play import consumers, push
 from tables.play.services import play
-from tests.sockets import communicator, refusal_code, session_cookie
-from tests.tables.helpers import full_table, legal_for, seat_to_act
+from tests.sockets import communicator, hawsker_table, refusal_code, session_cookie, version_of
+from tests.tables.helpers import legal_for, seat_to_act
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def version_of(html: str) -> int:
-    found = re.search(r'id="board"[^>]*data-version="(\d+)"', html)
-    assert found, html[:300]
-    return int(found.group(1))
-
-
-@sync_to_async
-def hawsker_table(make_member):
-    alice, bob = make_member("alice"), make_member("bob")
-    table = full_table("hawsker", [alice, bob])
-    return table, alice, bob, session_cookie(alice), session_cookie(bob)
 
 
 @sync_to_async
