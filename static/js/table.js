@@ -13,6 +13,17 @@
     return versionOf(document.getElementById("board"));
   }
 
+  // The board's buttons come disabled (data-needs-htmx) and are enabled once htmx has wired them up: at page
+  // load that is after its deferred script has run, for a swapped-in board after its settle delay. A click
+  // before then would do nothing and be lost (seen on loaded machines: "Take a seat" right after the page).
+  document.addEventListener("htmx:load", function (evt) {
+    var root = evt.target;
+    if (!root || !root.querySelectorAll) return;
+    var waiting = root.querySelectorAll("[data-needs-htmx][disabled]");
+    for (var i = 0; i < waiting.length; i++) waiting[i].removeAttribute("disabled");
+    if (root.matches && root.matches("[data-needs-htmx][disabled]")) root.removeAttribute("disabled");
+  });
+
   // Pushed over the socket (out-of-band swaps). A board of the version already shown is the same board (every
   // change bumps the version): swapping it in anyway, as the socket's first message after the page would, puts
   // new buttons under the member's finger that htmx has not wired up yet (it does so ~20 ms later), and the

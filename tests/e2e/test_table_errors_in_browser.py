@@ -15,6 +15,9 @@ from tests.servers import manage
 
 pytestmark = pytest.mark.e2e
 
+# htmx and its extensions, as django-htmx serves them.
+HTMX_SCRIPTS = re.compile(r".*/django_htmx/.*\.js$")
+
 
 @pytest.fixture
 def newcomer(e2e_env: dict[str, str]) -> str:
@@ -92,3 +95,25 @@ def test_a_log_out_in_another_tab_stops_the_table_socket_and_says_so(browser, se
     page.wait_for_timeout(3000)  # longer than a come-back's delay: no new socket opens
     expect(page.locator("#live")).to_have_attribute("data-opens", opened)
     expect(page.locator("#live")).to_have_text("signed out: reload the page")
+
+
+def test_the_boards_buttons_wait_for_htmx_so_an_early_click_is_never_lost(browser, server, newcomer) -> None:
+    """On a loaded machine a member can click a board button before htmx's deferred script has wired it up, and
+    such a click did nothing. The buttons come disabled and htmx's load enables them: with htmx held back they
+    stay disabled (the click waits), and once it runs the same button takes the member's seat."""
+    host = member_page(browser, server, newcomer)
+    url = open_table(host, server, "hawsker", 2, bots=False)
+    guest = member_page(browser, server, "erin")
+    guest.route(HTMX_SCRIPTS, lambda route: route.abort())
+    guest.goto(url)
+    take_seat = guest.get_by_role("button", name="Take a seat")
+    expect(take_seat).to_be_visible()
+    expect(take_seat).to_be_disabled()
+    guest.unroute(HTMX_SCRIPTS)
+    guest.reload()
+    with guest.expect_response(lambda response: "/join/" in response.url) as answer:
+        guest.get_by_role("button", name="Take a seat").click()
+    assert answer.value.status == 200
+    expect(guest.locator("#board .hand")).to_be_visible()
+    host.context.close()
+    guest.context.close()
