@@ -19,15 +19,19 @@ pytestmark = pytest.mark.e2e
 HTMX_SCRIPTS = re.compile(r".*/django_htmx/.*\.js$")
 
 
-@pytest.fixture
-def newcomer(e2e_env: dict[str, str]) -> str:
-    """A member of this test's own: the seeded ones may be playing at a table of another test (a member
+def make_newcomer(env: dict[str, str]) -> str:
+    """A member of the test's own: the seeded ones may be playing at a table of another test (a member
     plays at one running table at a time)."""
     name = f"errors{uuid.uuid4().hex[:8]}"
     manage("shell", "-c", "from accounts.models import User; "
            f"User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r})",
-           env=e2e_env)
+           env=env)
     return name
+
+
+@pytest.fixture
+def newcomer(e2e_env: dict[str, str]) -> str:
+    return make_newcomer(e2e_env)
 
 
 def table_to_move_at(browser, server, login: str):
@@ -97,13 +101,13 @@ def test_a_log_out_in_another_tab_stops_the_table_socket_and_says_so(browser, se
     expect(page.locator("#live")).to_have_text("signed out: reload the page")
 
 
-def test_the_boards_buttons_wait_for_htmx_so_an_early_click_is_never_lost(browser, server, newcomer) -> None:
+def test_the_boards_buttons_wait_for_htmx_so_an_early_click_is_never_lost(browser, server, newcomer, e2e_env) -> None:
     """On a loaded machine a member can click a board button before htmx's deferred script has wired it up, and
     such a click did nothing. The buttons come disabled and htmx's load enables them: with htmx held back they
     stay disabled (the click waits), and once it runs the same button takes the member's seat."""
     host = member_page(browser, server, newcomer)
     url = open_table(host, server, "hawsker", 2, bots=False)
-    guest = member_page(browser, server, "erin")
+    guest = member_page(browser, server, make_newcomer(e2e_env))
     guest.route(HTMX_SCRIPTS, lambda route: route.abort())
     guest.goto(url)
     take_seat = guest.get_by_role("button", name="Take a seat")
