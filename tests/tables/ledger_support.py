@@ -42,3 +42,23 @@ def finished_table(game: str, members: list[User], *, bots: int, rounds: int = 1
         play_until_round_over(table)
     table.refresh_from_db()
     return table
+
+
+def staff_playing_an_unfinished_round(make_member) -> tuple[User, User, Table, Round]:
+    """A staff member (superuser) seated beside `ann` at a Sheepshead table whose first round is over and whose
+    second has had three moves: what a curious admin who also plays could probe in the admin."""
+    import random
+
+    from tests.tables.helpers import play_one
+
+    boss = make_member("boss", is_staff=True, is_superuser=True)
+    ann = make_member("ann")
+    table = finished_table("sheepshead", [ann, boss], bots=3)
+    next_round(table, [ann, boss])
+    live = current_round(table)
+    rng = random.Random(4)
+    while live.moves.count() < 3:
+        assert play_one(table, {0: ann, 1: boss}, rng)
+        live.refresh_from_db()
+    assert not live.over
+    return boss, ann, table, live

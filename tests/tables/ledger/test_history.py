@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -13,8 +12,8 @@ from rules.engine import registry
 from rules.engine.cards import card
 from tables.ledger.selectors import replay_step
 from tables.models import LedgerEntry, Move, Round
-from tests.tables.helpers import current_round, full_table, play_one
-from tests.tables.ledger_support import finished_table, next_round
+from tests.tables.helpers import current_round, full_table
+from tests.tables.ledger_support import finished_table, staff_playing_an_unfinished_round
 from tests.tables.play.test_hidden_information import cards_shown as cards_on_page
 
 pytestmark = pytest.mark.django_db
@@ -133,16 +132,7 @@ def test_replay_states_follow_the_recorded_moves(two_tables) -> None:
 
 
 def test_the_admin_hides_seed_state_hands_and_moves_of_a_round_not_over(make_member) -> None:
-    boss = make_member("boss", is_staff=True, is_superuser=True)
-    ann = make_member("ann")
-    table = finished_table("sheepshead", [ann, boss], bots=3)
-    next_round(table, [ann, boss])
-    live = current_round(table)
-    rng = random.Random(4)
-    while live.moves.count() < 3:
-        assert play_one(table, {0: ann, 1: boss}, rng)
-        live.refresh_from_db()
-    assert not live.over
+    boss, _ann, table, live = staff_playing_an_unfinished_round(make_member)
     done = Round.objects.get(match__table=table, number=1)
     client = client_for(boss)
     page = client.get(reverse("admin:tables_round_change", args=[live.pk])).content.decode()

@@ -8,7 +8,6 @@ wrong, and the two answers must be the same.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,8 +25,7 @@ from django.utils import timezone
 from accounts.models import User
 from tables.models import InPersonRecord, LedgerEntry, Match, Move, QueueRequest, Round, Table
 from tables.play.admin_helpers.lookups import DeclaredLookupsOnly
-from tests.tables.helpers import current_round, play_one
-from tests.tables.ledger_support import finished_table, next_round
+from tests.tables.ledger_support import staff_playing_an_unfinished_round
 
 pytestmark = pytest.mark.django_db
 
@@ -54,16 +52,7 @@ def _wrong_prefix(seed: str) -> str:
 
 @pytest.fixture
 def secrets(make_member) -> tuple[Client, Secrets]:
-    boss = make_member("boss", is_staff=True, is_superuser=True)
-    ann = make_member("ann")
-    table = finished_table("sheepshead", [ann, boss], bots=3)
-    next_round(table, [ann, boss])
-    live = current_round(table)
-    rng = random.Random(4)
-    while live.moves.count() < 3:
-        assert play_one(table, {0: ann, 1: boss}, rng)
-        live.refresh_from_db()
-    assert not live.over
+    boss, ann, table, live = staff_playing_an_unfinished_round(make_member)
     hands = live.state["hands"]
     earlier = set(Move.objects.exclude(round=live).values_list("text", flat=True))
     texts = list(live.moves.order_by("seq").values_list("text", flat=True))
