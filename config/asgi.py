@@ -10,6 +10,7 @@ sight (see `freeze_startup_objects`).
 from __future__ import annotations
 
 import os
+import sys
 
 import django
 
@@ -33,4 +34,17 @@ application = ProtocolTypeRouter(
     }
 )
 
+
+def _start_with_the_server() -> None:
+    """The table clock and quick play's sweeper belong to the server, not to whoever opens a page first: under
+    Daphne they start as soon as its reactor runs (a `callLater` before it runs fires on its asyncio loop, once
+    running). Elsewhere they start with the first socket (tables.play.sockets.start_process_tasks)."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is not None and hasattr(reactor, "callLater"):
+        from tables.play.sockets import start_process_tasks
+
+        reactor.callLater(0, start_process_tasks)
+
+
+_start_with_the_server()
 freeze_startup_objects()

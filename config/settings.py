@@ -173,6 +173,14 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 TABLE_SOCKET_MAX_AGE = env.float("TABLE_SOCKET_MAX_AGE", default=3600.0)
 # Each process with sockets sweeps quick play this often (seconds; 0: never), so requests come due on time.
 QUICK_PLAY_SWEEP_SECONDS = env.float("QUICK_PLAY_SWEEP_SECONDS", default=5.0)
+# The table clock (tables/play/background.py): every serving process looks this often (seconds; 0: never) for
+# tables where something is due (a bot's move, a time-out, the next round, a member gone offline), and at once
+# when a move of its own made something due sooner. Owned by the server: it runs with no page open.
+TABLE_CLOCK_SECONDS = env.float("TABLE_CLOCK_SECONDS", default=1.0)
+# How fast bots move at a new table unless its creator chose (instant, brisk, normal, slow: tables/play/pace.py).
+TABLE_BOT_SPEED = env.str("TABLE_BOT_SPEED", default="normal")
+# A running table whose every member has been offline this long: the bots finish the round and it closes.
+TABLE_OFFLINE_CLOSE_MINUTES = env.float("TABLE_OFFLINE_CLOSE_MINUTES", default=10.0)
 # Sockets (lobby and table together) one member may hold open in each process (0: no cap); the next is
 # accepted and closed with 4429, which htmx does not retry (see tables/play/socket_quota.py).
 SOCKETS_PER_MEMBER = env.int("SOCKETS_PER_MEMBER", default=12)

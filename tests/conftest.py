@@ -40,6 +40,10 @@ def _fast_password_hashing(settings) -> None:
 def _no_background_sweeps(settings) -> None:
     """Sockets started in tests do not sweep quick play in the background unless a test asks for it."""
     settings.QUICK_PLAY_SWEEP_SECONDS = 0
+    settings.TABLE_CLOCK_SECONDS = 0  # tests move the table clock themselves (tables.play.services.clock)
+    # Bots answer inside the member's move, as at an `instant` table, unless a test is about their pace
+    # (tests/tables/play/test_paced_bots.py makes its tables at the club's real default speed).
+    settings.TABLE_BOT_SPEED = "instant"
 
 
 @pytest.fixture

@@ -92,3 +92,19 @@ def unregister(key: str) -> None:
         raise ValueError(f"{key!r} is built in: it cannot be unregistered")
     if _added.pop(key, None) is None:
         raise KeyError(f"no registered game {key!r}")
+
+
+def last_event(key: str, state: Any, viewer: int | None) -> str:
+    """What the round's last move did, as `viewer` (None: a spectator) may read it. A game may say it with
+    `last_event(state, viewer)`; one that does not is read from its view's "last" line."""
+    module = game(key)
+    narrate = getattr(module, "last_event", None)
+    if narrate is not None:
+        return str(narrate(state, viewer) or "")
+    return str(module.view(state, viewer).get("last") or "")
+
+
+def tricks_done(key: str, state: Any) -> int:
+    """Tricks finished in the round so far (0 for a game without tricks, or one that does not say)."""
+    count = getattr(game(key), "tricks_done", None)
+    return int(count(state)) if count is not None else 0

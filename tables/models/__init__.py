@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from tables.models.ledger import EntryIsFinal, InPersonRecord, LedgerEntry
 from tables.models.play import Match, Move, Round, Seat, Table, game_choices, new_table_code
-from tables.models.presence import Presence
+from tables.models.presence import Presence, TableSocket
 from tables.models.queue import QueueRequest
 
 __all__ = [
-    "Match", "Move", "Presence", "QueueRequest", "Round", "Seat", "Table", "game_choices", "new_table_code",
+    "Match", "Move", "Presence", "QueueRequest", "Round", "Seat", "Table", "TableSocket", "game_choices",
+    "new_table_code",
 ]
 __all__ += ["EntryIsFinal", "InPersonRecord", "LedgerEntry"]

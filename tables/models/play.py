@@ -23,6 +23,11 @@ def game_choices() -> list[tuple[str, str]]:
     return [(spec.key, spec.title) for spec in registry.all_specs()]
 
 
+def default_bot_speed() -> str:
+    """The club's bot speed for a new table (TABLE_BOT_SPEED), read when the table is made."""
+    return settings.TABLE_BOT_SPEED
+
+
 def new_table_code() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
@@ -32,7 +37,16 @@ class Table(models.Model):
         OPEN = "open", "waiting for players"
         RUNNING = "running", "playing"
         FINISHED = "finished", "finished"
-        ABANDONED = "abandoned", "abandoned"
+        ABANDONED = "abandoned", "closed"
+
+    class BotSpeed(models.TextChoices):
+        """How fast bots (and seats played for absent members) move: each move is its own version, pushed to
+        every viewer, this long after the one before (tables.play.pace holds the seconds)."""
+
+        INSTANT = "instant", "instant"
+        BRISK = "brisk", "brisk"
+        NORMAL = "normal", "normal"
+        SLOW = "slow", "slow"
 
     code = models.CharField(max_length=16, unique=True, default=new_table_code, editable=False)
     game = models.CharField(max_length=20, choices=game_choices, db_index=True)
@@ -41,6 +55,12 @@ class Table(models.Model):
     options = models.JSONField(default=dict, blank=True)
     private = models.BooleanField(default=False, help_text="Hidden from the lobby; anyone with the link may join.")
     turn_seconds = models.PositiveSmallIntegerField(default=60)
+    bot_speed = models.CharField(max_length=10, choices=BotSpeed.choices, default=default_bot_speed)
+    grace_seconds = models.PositiveSmallIntegerField(
+        default=15, help_text="How long a member may be offline before the bot plays their turns.")
+    due_at = models.DateTimeField(
+        null=True, blank=True, db_index=True,
+        help_text="When the server next acts here by itself (a bot's move, a time-out, the next round, presence).")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
     version = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
@@ -80,6 +100,11 @@ class Seat(models.Model):
     is_bot = models.BooleanField(default=False)
     away = models.BooleanField(default=False)
     ready = models.BooleanField(default=False, help_text="Ready for the next round.")
+    offline_since = models.DateTimeField(
+        null=True, blank=True, help_text="Since when the member is shown offline (no page of this table open).")
+    gone_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="The member's last page of the table closed: unless one opens again, offline from this moment.")
     joined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -143,6 +168,10 @@ class Round(models.Model):
     result = models.JSONField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, help_text="When the seat to act runs out of time.")
     moves_made = models.PositiveIntegerField(default=0, help_text="Moves recorded so far (the last one's seq).")
+    moved_at = models.DateTimeField(null=True, blank=True, help_text="When the last move was made (bots pace from it).")
+    log = models.JSONField(
+        default=list, blank=True,
+        help_text="What happened, move by move, as each seat and a spectator may read it (tables.play.move_log).")
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     voided_at = models.DateTimeField(null=True, blank=True)
@@ -175,6 +204,7 @@ class Move(models.Model):
         MEMBER = "member", "member"
         BOT = "bot", "bot"
         TIMEOUT = "timeout", "bot, after time ran out"
+        ABSENT = "absent", "bot, for a member who was offline"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()

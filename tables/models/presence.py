@@ -1,4 +1,4 @@
-"""Who has the lobby open, counted the same by every Daphne process."""
+"""Who has the lobby or a table open, counted the same by every Daphne process."""
 
 from __future__ import annotations
 
@@ -16,3 +16,21 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on {self.channel_name}"
+
+
+class TableSocket(models.Model):
+    """One open socket of a member to a table. A seated member with none (on any process) is offline.
+
+    Rows are removed when their socket closes and kept fresh by the socket while it lives; a process
+    that dies leaves its rows behind, which go stale and are swept (tables.play.services.presence)."""
+
+    channel_name = models.CharField(max_length=200, unique=True)
+    table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, related_name="sockets")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_sockets")
+    last_seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "user"], name="table_socket_by_member")]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.table} on {self.channel_name}"

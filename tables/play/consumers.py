@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils import timezone
 
 from tables.models import Table
-from tables.play import push, snapshots
+from tables.play import pace, push, snapshots
 from tables.play.rendering import board_html, snapshot_html
-from tables.play.services import play
+from tables.play.services import presence
 from tables.play.sockets import (
     CLOSE_NOT_FOUND,
     CLOSE_TRY_AGAIN,
@@ -32,11 +30,12 @@ class TableConsumer(ClubConsumer):
     """One table for one viewer. Group events say only that the table changed; this consumer renders
     what its own member may see and sends it, the whole board each time, newest version only."""
 
-    task_fields = ("timer", "max_age")
+    task_fields = ("heartbeat", "max_age")
     table_id: int | None = None
     table_code: str = ""
     sent_version: int = -1
-    timer: asyncio.Task[None] | None = None
+    present: bool = False  # its row in TableSocket is written: the member counts as at the table
+    heartbeat: asyncio.Task[None] | None = None
     max_age: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
@@ -55,12 +54,22 @@ class TableConsumer(ClubConsumer):
         await self.channel_layer.group_add(push.table_group(table.pk), self.channel_name)
         await self.accept()
         start_process_tasks()
+        await database_sync_to_async(presence.socket_opened)(
+            table_id=table.pk, user=user, channel_name=self.channel_name)
+        self.present = True
+        self.heartbeat = asyncio.create_task(self._keep_present())
         await self._send_board()
         if settings.TABLE_SOCKET_MAX_AGE:
             self.max_age = asyncio.create_task(self._close_when_old(settings.TABLE_SOCKET_MAX_AGE))
 
     async def disconnect(self, code: int) -> None:
         await self.stop_tasks()
+        if self.present:
+            self.present = False
+            try:
+                await database_sync_to_async(presence.socket_closed)(channel_name=self.channel_name)
+            except Exception:  # its row goes stale and is swept: the member is taken for gone a little later
+                log.exception("table %s: could not record that %s closed", self.table_id, self.channel_name)
         if self.table_id is not None:
             await self.channel_layer.group_discard(push.table_group(self.table_id), self.channel_name)
         await self.leave_session_groups()
@@ -87,40 +96,31 @@ class TableConsumer(ClubConsumer):
             # A transaction of this process left this version: its board needs no database and no thread
             # (a hop to a thread and back, per socket and per move, cost more than rendering the board). If
             # the mover's POST is rendering this very board in its thread, this waits for it: one render.
-            html, deadline = snapshot_html(snapshot, self.scope["user"], oob=True)
+            html = snapshot_html(snapshot, self.scope["user"], oob=True)[0]
         else:
-            html, version, deadline = await database_sync_to_async(self._render)(version)
+            html, version = await database_sync_to_async(self._render)(version)
         if version <= self.sent_version:  # a newer board went out while this one was rendered
             return
         self.sent_version = version
         await self.send(text_data=html)
-        self._arm_timer(version, deadline)
 
-    def _render(self, version: int | None) -> tuple[str, int, datetime | None]:
+    def _render(self, version: int | None) -> tuple[str, int]:
         """In a worker thread, when this process did not make `version`: the board at `version` if another
         process left its snapshot in the shared cache, else as the database has it now."""
         snapshot = snapshots.recall(self.table_code, version) if version is not None else None
         if snapshot is not None:
-            html, deadline = snapshot_html(snapshot, self.scope["user"], oob=True)
-            return html, version, deadline
+            return snapshot_html(snapshot, self.scope["user"], oob=True)[0], version
         table = Table.objects.get(pk=self.table_id)
-        html, deadline = board_html(table, self.scope["user"], oob=True, version_checked=True)
-        return html, table.version, deadline
+        return board_html(table, self.scope["user"], oob=True, version_checked=True)[0], table.version
 
-    def _arm_timer(self, version: int, deadline: datetime | None) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        if deadline is not None:
-            self.timer = asyncio.create_task(self._expire_at(version, deadline))
-
-    async def _expire_at(self, version: int, deadline: datetime) -> None:
-        delay = (deadline - timezone.now()).total_seconds() + 0.25
-        await asyncio.sleep(max(delay, 0))
-        try:
-            await apart(play.expire_turn, table_id=self.table_id, expected_version=version)
-        except Exception:
-            log.exception("table %s: turn time-out failed", self.table_id)
+    async def _keep_present(self) -> None:
+        """Say the socket is alive now and then, so its row is not taken for one a dead process left."""
+        while True:
+            await asyncio.sleep(pace.HEARTBEAT_SECONDS)
+            try:
+                await apart(presence.socket_seen, channel_name=self.channel_name)
+            except Exception:
+                log.exception("table %s: heartbeat failed", self.table_id)
 
     async def _close_when_old(self, seconds: float) -> None:
         """Close, to come back, before Daphne's own timeout would (with 1000, after which nothing retries)."""

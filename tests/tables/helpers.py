@@ -7,7 +7,7 @@ import random
 from accounts.models import User
 from rules.engine import registry
 from tables.models import Round, Table
-from tables.play.services import play
+from tables.play.services import play, presence
 from tables.play.services.tables import create_table, join_table
 
 PLAYERS = {"sheepshead": 5, "hawk": 4, "hawsker": 2, "puskiyon": 4}
@@ -26,6 +26,13 @@ def full_table(game: str, members: list[User], *, bots: int = 0, **options: obje
             add_bot(table_id=table.pk, user=members[0])
     table.refresh_from_db()
     return table
+
+
+def watching(table: Table, *members: User) -> None:
+    """The members have the table's page open (a socket each, as the consumer records it): they are online,
+    so their turns wait for them until their time runs out."""
+    for member in members:
+        presence.socket_opened(table_id=table.pk, user=member, channel_name=f"test-{table.pk}-{member.pk}")
 
 
 def current_round(table: Table) -> Round:

@@ -20,7 +20,7 @@ from rules.engine.hawk.scoring import (
 )
 from rules.engine.hawk.spec import SPEC
 from rules.engine.hawk.state import Deal, State, Trick, from_json, to_json
-from rules.engine.hawk.views import view
+from rules.engine.hawk.views import last_event, tricks_done, view
 
 __all__ = [
     "BONUS_KINDS",
@@ -36,6 +36,7 @@ __all__ = [
     "base_factor",
     "deal_size",
     "from_json",
+    "last_event",
     "legal_moves",
     "match_over",
     "match_winners",
@@ -50,5 +51,6 @@ __all__ = [
     "to_json",
     "trick_bonuses",
     "trick_winner",
+    "tricks_done",
     "view",
 ]

@@ -113,3 +113,18 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "tricks": history,
         }
     return data
+
+
+def last_event(state: State, viewer: int | None) -> str:
+    """What the last move did, as `viewer` (None: a spectator) may read it: the table's move log, line by line.
+    A move that closed a trick says who played its last card, then who took it."""
+    if not state.table and state.tricks:
+        trick = state.tricks[-1]
+        seat = (trick.leader + len(trick.cards) - 1) % state.players
+        return f"{_who(seat, viewer)} played {trick.cards[-1]}. {_last(state, viewer)}"
+    return _last(state, viewer)
+
+
+def tricks_done(state: State) -> int:
+    """Tricks finished so far: a move that raises it closed a trick (the table pauses on it a moment)."""
+    return len(state.tricks)

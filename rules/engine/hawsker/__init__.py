@@ -12,7 +12,7 @@ from rules.engine.hawsker.scoring import is_legal_play, score_breakdown, score_h
 from rules.engine.hawsker.spec import SPEC
 from rules.engine.hawsker.state import State, from_json, to_json
 from rules.engine.hawsker.turns import apply, legal_moves, to_act
-from rules.engine.hawsker.views import result, view
+from rules.engine.hawsker.views import last_event, result, view
 
 __all__ = [
     "SPEC",
@@ -20,6 +20,7 @@ __all__ = [
     "apply",
     "from_json",
     "is_legal_play",
+    "last_event",
     "legal_moves",
     "match_over",
     "match_winners",

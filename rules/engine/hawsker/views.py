@@ -122,3 +122,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "hands": [_texts(h) for h in state.hands],
         }
     return data
+
+
+def last_event(state: State, viewer: int | None) -> str:
+    """What the last move did, for the table's move log: Hawsker's account of it is the same for everyone
+    (a discard is "a card face down")."""
+    return state.last

@@ -12,7 +12,7 @@ from rules.engine.puskiyon.scoring import hand_points, matches
 from rules.engine.puskiyon.spec import SPEC, hand_size
 from rules.engine.puskiyon.state import State, from_json, to_json
 from rules.engine.puskiyon.turns import apply, blocked, legal_moves, result, to_act
-from rules.engine.puskiyon.view import view
+from rules.engine.puskiyon.view import last_event, view
 
 __all__ = [
     "SPEC",
@@ -22,6 +22,7 @@ __all__ = [
     "from_json",
     "hand_points",
     "hand_size",
+    "last_event",
     "legal_moves",
     "match_over",
     "match_winners",

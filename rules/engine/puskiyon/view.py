@@ -124,3 +124,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "pile": _texts(state.pile),
         }
     return data
+
+
+def last_event(state: State, viewer: int | None) -> str:
+    """What the last move did, as `viewer` (None: a spectator) may read it: the table's move log, line by line
+    (a card drawn is named only to the one who drew it)."""
+    return _last(state, viewer)

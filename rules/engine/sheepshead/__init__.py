@@ -13,7 +13,7 @@ from rules.engine.sheepshead.results import result
 from rules.engine.sheepshead.scoring import leaster_winner, picker_rate, settle, settle_leaster
 from rules.engine.sheepshead.spec import SPEC
 from rules.engine.sheepshead.state import State, from_json, to_json
-from rules.engine.sheepshead.views import view
+from rules.engine.sheepshead.views import last_event, tricks_done, view
 
 __all__ = [
     "SPEC",
@@ -21,6 +21,7 @@ __all__ = [
     "apply",
     "deal_sizes",
     "from_json",
+    "last_event",
     "leaster_winner",
     "legal_moves",
     "match_over",
@@ -35,5 +36,6 @@ __all__ = [
     "to_act",
     "to_json",
     "trick_winner",
+    "tricks_done",
     "view",
 ]

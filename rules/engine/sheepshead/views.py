@@ -234,3 +234,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if over:
         data["record"] = record(state, summary)
     return data
+
+
+def last_event(state: State, viewer: int | None) -> str:
+    """What the last move did, as `viewer` (None: a spectator) may read it: the table's move log, line by line."""
+    return _last(state, viewer)
+
+
+def tricks_done(state: State) -> int:
+    """Tricks finished so far: a move that raises it closed a trick (the table pauses on it a moment)."""
+    return len(state.tricks)

@@ -1,9 +1,11 @@
-"""Playing at a table: dealing, moves against an expected version, bots, time-outs, next rounds.
+"""Playing at a table: dealing, moves against an expected version, bots, next rounds.
 
 Every public function here is one transaction that starts by locking the table row. A move is
 applied by the engine (which refuses anything illegal without changing anything), recorded as a
-`Move` with the table version it produced, and announced after commit. Bots (and seats whose
-member left or ran out of time) move here too, until a member is to act.
+`Move` with the table version it produced, and announced after commit. A member's move commits
+alone: bots (and seats played for members who left or are offline) move afterwards, one at a time,
+when the table clock finds them due (tables.play.services.clock; `Live.due` says when), except at
+an `instant` table, where they move at once in the same transaction.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -24,8 +27,8 @@ from rules.engine.api import Match as EngineMatch
 from rules.engine.errors import IllegalMove
 from rules.engine.moves import Move as EngineMove
 from rules.engine.rng import new_seed
-from tables.models import Match, Move, Round, Seat, Table
-from tables.play import push, snapshots
+from tables.models import Match, Move, Round, Seat, Table, TableSocket
+from tables.play import background, move_log, pace, push, snapshots
 from tables.play.selectors import RECENT_MOVES, name_seats, recent_moves, seat_label
 from tables.play.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError
 from tables.play.signals import round_finished
@@ -75,9 +78,10 @@ class Live:
     paused: bool = False  # the round was already over when loaded: its pause before the next has a deadline
     match_changed: bool = False
     made: list[tuple[str, int]] = field(default_factory=list)  # (actor, seat) of the moves made here, in order
+    now: datetime = field(default_factory=lambda: timezone.now())  # the transaction's time: presence and pace read it
 
     @classmethod
-    def load(cls, table: Table, seats: list[Seat] | None = None) -> Live:
+    def load(cls, table: Table, seats: list[Seat] | None = None, now: datetime | None = None) -> Live:
         """The locked table's current round (and `seats`, if the caller has read them under the lock)."""
         current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
         if current is None:
@@ -97,12 +101,14 @@ class Live:
             moves=[],
             loaded_version=table.version,
             paused=current.over,
+            now=now or timezone.now(),
         )
 
     def seat_to_act(self) -> int | None:
         return None if self.round.over else self.game.to_act(self.state)
 
     def record(self, seat: int, move: EngineMove, actor: str, user: User | None = None) -> None:
+        tricks_before = registry.tricks_done(self.table.game, self.state)
         self.state = self.game.apply(self.state, seat, move)
         self.table.version += 1
         self.moves.append(
@@ -111,19 +117,114 @@ class Live:
         )
         self.next_seq += 1
         self.made.append((actor, seat))
+        self.round.moved_at = self.now
+        closed_trick = registry.tricks_done(self.table.game, self.state) > tricks_before
+        self._log(seat=seat, actor=actor, closed_trick=closed_trick)
         if self.game.to_act(self.state) is None:
             self._finish_round()
 
+    def _log(self, *, seat: int | None, actor: str, closed_trick: bool = False) -> None:
+        line = move_log.entry(game=self.table.game, state=self.state, players=len(self.seats), seat=seat,
+                              actor=actor, closed_trick=closed_trick)
+        if line is not None:
+            self.round.log = [*(self.round.log or []), line]  # a new list: a snapshot may hold the old one
+
+    def offline(self, seat: Seat) -> bool:
+        """The seat's member is shown offline: no page of the table open (tables.play.services.presence)."""
+        return seat.user_id is not None and seat.offline_since is not None
+
+    def presence_due(self) -> bool:
+        """Members whose last page closed a moment ago and did not come back are offline from now on; whether
+        anyone's presence changed."""
+        gone = [s for s in self.seats if s.gone_at is not None and s.gone_at <= self.now]
+        for seat in gone:
+            seat.offline_since, seat.gone_at = seat.gone_at, None
+            Seat.objects.filter(pk=seat.pk).update(offline_since=seat.offline_since, gone_at=None)
+        return bool(gone)
+
+    def stands_in(self, seat: Seat) -> bool:
+        """The bot plays this seat now: a bot's seat, one its member left, or one whose member has been
+        offline longer than the table's grace period."""
+        if seat.is_bot or seat.away:
+            return True
+        return self.offline(seat) and self.now >= seat.offline_since + timedelta(seconds=self.table.grace_seconds)
+
     def play_bots(self) -> None:
-        """Bots (and seats played for absent members) move until a member is to act or the round ends."""
+        """At an `instant` table, bots (and seats played for absent members) move now, until a member is to
+        act or the round ends; elsewhere they move one at a time when the clock finds them due."""
+        if self.table.bot_speed != Table.BotSpeed.INSTANT:
+            return
+        for _ in range(BOT_MOVES_LIMIT):
+            if not self.play_one_bot():
+                return
+        raise RuntimeError("bots did not finish the round")
+
+    def play_one_bot(self) -> bool:
+        """One move by the bot, if the seat to act is one it plays now; whether it moved."""
+        seat = self.seat_to_act()
+        if seat is None or not self.stands_in(self.seats[seat]):
+            return False
+        self.bot_move(seat, Move.Actor.BOT if self.seats[seat].played_by_bot else Move.Actor.ABSENT)
+        return True
+
+    def bot_move(self, seat: int, actor: str) -> None:
         choose = registry.bot(self.table.game).choose
+        self.record(seat, choose(self.game.view(self.state, seat), self.game.legal_moves(self.state, seat)), actor)
+
+    def finish_with_bots(self) -> None:
+        """Bots play out the round, whoever is to act (nobody is left to play it)."""
         for _ in range(BOT_MOVES_LIMIT):
             seat = self.seat_to_act()
-            if seat is None or not self.seats[seat].played_by_bot:
+            if seat is None:
                 return
-            move = choose(self.game.view(self.state, seat), self.game.legal_moves(self.state, seat))
-            self.record(seat, move, Move.Actor.BOT)
+            self.bot_move(seat, Move.Actor.BOT if self.seats[seat].played_by_bot else Move.Actor.ABSENT)
         raise RuntimeError("bots did not finish the round")
+
+    def bot_due(self) -> datetime:
+        """When the bot may make the next move: the table's pace after the last move (longer after a trick)."""
+        log = self.round.log or []
+        closed_trick = bool(log and log[-1].get("trick"))
+        since = self.round.moved_at or self.now
+        return since + pace.delay(self.table.bot_speed, closed_trick=closed_trick)
+
+    def due(self) -> datetime | None:
+        """When the table clock next has something to do here: a bot's move, the end of a turn or of the pause
+        between rounds, an offline member's grace running out, a member's absence starting to show, or the
+        moment every member has been away long enough for the table to close."""
+        if self.table.status != Table.Status.RUNNING or self.match.over:
+            return None
+        times = [s.gone_at for s in self.seats if s.gone_at is not None]
+        if self.round.over:
+            times.append(self.round.deadline)
+        else:
+            seat = self.seats[self.seat_to_act()]
+            if self.stands_in(seat):
+                times.append(self.bot_due())
+            else:
+                times.append(self.round.deadline)
+                if self.offline(seat):
+                    times.append(seat.offline_since + timedelta(seconds=self.table.grace_seconds))
+        members = [s for s in self.seats if s.user_id is not None and not s.away]
+        if members and all(self.offline(s) for s in members):
+            times.append(max(s.offline_since for s in members) + pace.close_after())
+        present = [t for t in times if t is not None]
+        return min(present) if present else None
+
+    def everyone_gone(self) -> bool:
+        """Every member still seated has been offline for the club's closing time (tables.play.pace)."""
+        members = [s for s in self.seats if s.user_id is not None and not s.away]
+        return bool(members) and all(
+            self.offline(s) and self.now >= s.offline_since + pace.close_after() for s in members)
+
+    def close_for_nobody(self, reason: str) -> None:
+        """Nobody is left to play: the bots finish the round (settled in the ledger as any other) and the table
+        closes, with `reason` shown on it and in the history."""
+        if not self.round.over:
+            self.finish_with_bots()
+        if self.table.status == Table.Status.RUNNING:
+            self.table.status = Table.Status.ABANDONED
+            self.table.finished_at = self.now
+            self.table.close_reason = reason
 
     def _finish_round(self) -> None:
         result = self.game.result(self.state)
@@ -159,18 +260,22 @@ class Live:
         if self.round.pk is None:  # dealt in this transaction
             self.round.save(force_insert=True)
         else:
-            self.round.save(update_fields=["state", "deadline", "over", "finished_at", "result", "moves_made"])
+            self.round.save(update_fields=["state", "deadline", "over", "finished_at", "result", "moves_made",
+                                           "moved_at", "log"])
         if self.moves:
             Move.objects.bulk_create(self.moves)
             self.moves = []
         if self.match_changed:
             self.match.save()
             self.match_changed = False
+        self.table.due_at = self.due()
         updated = Table.objects.filter(pk=self.table.pk, version=started_from).update(
             version=self.table.version,
             status=self.table.status,
             started_at=self.table.started_at,
             finished_at=self.table.finished_at,
+            close_reason=self.table.close_reason,
+            due_at=self.table.due_at,
         )
         if updated != 1:
             raise StaleVersion("The table changed while you moved; nothing was changed. Try again.")
@@ -182,7 +287,9 @@ class Live:
         # Before the push announces it; robust: a cache that fails is logged and the push still goes out.
         transaction.on_commit(remember_snapshot, robust=True)
         push.table_changed(self.table)
-        if self.table.status == Table.Status.FINISHED:
+        if self.table.due_at is not None:
+            clock_wake(self.table.due_at)
+        if self.table.status != Table.Status.RUNNING:
             push.lobby_changed()
 
     def _snapshot(self) -> TableSnapshot:
@@ -194,14 +301,16 @@ class Live:
         return snapshots.make(table=self.table, seats=self.seats, match=self.match, round=self.round,
                               state=self.state, recent=recent)
 
-    def _deadline(self):
-        now = timezone.now()
-        if self.match.over:
+    def _deadline(self) -> datetime | None:
+        now = self.now
+        if self.match.over or self.table.status != Table.Status.RUNNING:
             return None
         if self.round.over:
             if self.paused and self.round.deadline is not None:
                 return self.round.deadline  # the pause runs from the round's end: nobody's click stretches it
             return now + NEXT_ROUND_PAUSE
+        if not self.made and self.round.pk is not None and self.round.deadline is not None:
+            return self.round.deadline  # no move here (presence, a seat taken back): the turn's time runs on
         return now + timedelta(seconds=self.table.turn_seconds)
 
 
@@ -219,7 +328,25 @@ def begin_match(table: Table, seats: list[Seat] | None = None) -> None:
     table.status, table.started_at = Table.Status.RUNNING, timezone.now()  # written by Live.save below
     if seats is None:
         seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
+    _expect_members(table, seats)
     _deal(table=table, match=match, game=game, config=config, engine_match=engine_match, seats=seats, number=1)
+
+
+def _expect_members(table: Table, seats: list[Seat]) -> None:
+    """A member seated at a new table without its page open (quick play formed it while they looked away) has
+    a moment to open it; after that they count as offline and, after the table's grace, the bot plays for them."""
+    watching = set(TableSocket.objects.filter(table=table).values_list("user_id", flat=True))
+    expected = [s for s in seats if s.user_id is not None and s.user_id not in watching]
+    if expected:
+        at = timezone.now() + pace.FIRST_LOOK
+        Seat.objects.filter(pk__in=[s.pk for s in expected]).update(gone_at=at)
+        for seat in expected:
+            seat.gone_at = at
+
+
+def clock_wake(at: datetime) -> None:
+    """Once committed, wake this process's table clock if `at` is sooner than it planned to look."""
+    transaction.on_commit(partial(background.wake, at), robust=True)
 
 
 def commitment_of(seed: str, salt: str) -> str:
@@ -241,14 +368,8 @@ def _deal(*, table: Table, match: Match, game: GameModule, config: Config, engin
     live = Live(table=table, match=match, round=current, game=game, config=config, state=state, seats=seats,
                 next_seq=1, moves=[], loaded_version=table.version)
     live.table.version += 1
-    live.play_bots()
-    live.save()
-
-
-def bots_play_on(table: Table) -> None:
-    """After a seat changed hands (a member left or came back): let bots move if it is their turn."""
-    live = Live.load(table)
-    live.table.version += 1
+    live.round.moved_at = live.now  # the first bot move comes a beat after the deal, as any other
+    live._log(seat=None, actor="deal")
     live.play_bots()
     live.save()
 
@@ -283,34 +404,6 @@ def play_move(*, table_id: int, user: User, move_text: str, expected_version: in
         return live.table.version
 
 
-def expire_turn(*, table_id: int, expected_version: int) -> bool:
-    """Called when a deadline may have passed: the bot plays for the late seat, or the next round is dealt.
-
-    Returns whether anything changed. Safe to call from several sockets at once: only a call made
-    against the current version after the deadline does anything.
-    """
-    with transaction.atomic():
-        table = locked_table(table_id)
-        if table.version != expected_version or table.status != Table.Status.RUNNING:
-            return False
-        live = Live.load(table)
-        deadline = live.round.deadline
-        if deadline is None or deadline > timezone.now():
-            return False
-        if live.round.over:
-            _next_round(live)
-            return True
-        seat = live.seat_to_act()
-        if seat is None:
-            return False
-        choose = registry.bot(table.game).choose
-        move = choose(live.game.view(live.state, seat), live.game.legal_moves(live.state, seat))
-        live.record(seat, move, Move.Actor.TIMEOUT)
-        live.play_bots()
-        live.save()
-        return True
-
-
 def ready_for_next_round(*, table_id: int, user: User, expected_version: int) -> int:
     """A member is ready; when every member present is, the next round is dealt at once."""
     with transaction.atomic():
@@ -325,7 +418,7 @@ def ready_for_next_round(*, table_id: int, user: User, expected_version: int) ->
             raise TableError("There is no next round to get ready for.")
         Seat.objects.filter(pk=seat.pk).update(ready=True)
         seat.ready = True  # one of live.seats, read under the table's lock: the seats as they stand
-        waiting = any(s.user_id is not None and not s.away and not s.ready for s in live.seats)
+        waiting = any(s.user_id is not None and not s.away and not s.ready and not live.offline(s) for s in live.seats)
         if waiting:
             live.save()  # a new version: the others see this member ready
         else:

@@ -21,9 +21,10 @@ from rules.engine.errors import ConfigError
 from tables.models import QueueRequest, Seat, Table
 from tables.play import push
 from tables.play.services.errors import NotAllowed, NotSeated, TableError, TableFull
-from tables.play.services.play import begin_match, bots_play_on, locked_table, seat_of, seats_at
+from tables.play.services.play import Live, begin_match, locked_table, seat_of, seats_at
 
 TURN_SECONDS_RANGE = (10, 600)
+EVERYONE_LEFT = "Every player left: the bots finished the round and the table closed."
 
 
 def _config(game: str, players: int, options: Mapping[str, Any] | None) -> Config:
@@ -90,8 +91,7 @@ def join_table(*, table_id: int, user: User, position: int | None = None) -> Sea
                 raise TableError("You already have a seat at this table.")
             ensure_free_to_sit(user, table=table)
             Seat.objects.filter(pk=mine.pk).update(away=False)
-            _bump(table)
-            push.table_changed(table)
+            Live.load(table).save()  # a new version, and the clock no longer plays this seat
             mine.away = False
             return mine
         if table.status != Table.Status.OPEN:
@@ -115,7 +115,7 @@ def join_table(*, table_id: int, user: User, position: int | None = None) -> Sea
 
 def leave_table(*, table_id: int, user: User) -> None:
     """Leave a seat. At a running table the bot plays it on and the member may come back; when the
-    last member present leaves, the table is abandoned (bots do not play on for nobody)."""
+    last member present leaves, the bots finish the round (settled as any other) and the table closes."""
     with transaction.atomic():
         table = locked_table(table_id)
         mine = seat_of(table, user)
@@ -134,13 +134,10 @@ def leave_table(*, table_id: int, user: User) -> None:
         if mine.away:
             raise TableError("You have already left; the bot is playing your seat.")
         Seat.objects.filter(pk=mine.pk).update(away=True)
-        if not Seat.objects.filter(table=table, user__isnull=False, away=False).exists():
-            Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED, finished_at=timezone.now())
-            _bump(table)
-            push.table_changed(table)
-            push.lobby_changed()
-            return
-        bots_play_on(table)
+        live = Live.load(table)
+        if not any(s.user_id is not None and not s.away for s in live.seats):
+            live.close_for_nobody(EVERYONE_LEFT)  # bots do not play on for nobody: they finish this round
+        live.save()
 
 
 def add_bot(*, table_id: int, user: User) -> Seat:

@@ -9,7 +9,7 @@ from unittest import mock
 import pytest
 
 from tables.models import Round, Table
-from tables.play.services import play
+from tables.play.services import clock, play
 from tables.play.services.tables import join_table, leave_table
 from tests.tables.helpers import current_round, full_table, play_one
 
@@ -53,9 +53,9 @@ def test_getting_ready_never_moves_the_pause_later(make_member) -> None:
     # carol never gets ready: the pause still ends when it was to end, and the next round is dealt
     table.refresh_from_db()
     with at(deadline - timedelta(seconds=1)):
-        assert not play.expire_turn(table_id=table.pk, expected_version=table.version)
+        assert not clock.advance(table_id=table.pk)
     with at(deadline + timedelta(seconds=1)):
-        assert play.expire_turn(table_id=table.pk, expected_version=table.version)
+        assert clock.advance(table_id=table.pk)
     assert current_round(table).number == 2
 
 

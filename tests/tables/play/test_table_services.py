@@ -6,16 +6,15 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from rules.engine import registry
 from rules.engine.api import Config, replay
 from rules.engine.api import Match as EngineMatch
 from tables.models import Match, Move, Round, Seat, Table
-from tables.play.services import play
+from tables.play.services import clock, play
 from tables.play.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError, TableFull
 from tables.play.services.tables import add_bot, create_table, join_table, leave_table, remove_bot
-from tests.tables.helpers import PLAYERS, current_round, full_table, legal_for, play_one, seat_to_act
+from tests.tables.helpers import PLAYERS, current_round, full_table, legal_for, play_one, seat_to_act, watching
 
 pytestmark = pytest.mark.django_db
 
@@ -157,12 +156,13 @@ def test_out_of_turn_unseated_malformed_and_illegal_moves_change_nothing(make_me
 def test_a_late_turn_is_played_by_the_bot_only_after_the_deadline(make_member) -> None:
     alice, bob = make_member("alice"), make_member("bob")
     table = full_table("hawk", [alice, bob], bots=2)
+    watching(table, alice, bob)
     table.refresh_from_db()
     seat = seat_to_act(table)
-    assert not play.expire_turn(table_id=table.pk, expected_version=table.version)
-    Round.objects.filter(pk=current_round(table).pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert not play.expire_turn(table_id=table.pk, expected_version=table.version - 1)
-    assert play.expire_turn(table_id=table.pk, expected_version=table.version)
+    deadline = current_round(table).deadline
+    assert not clock.advance(table_id=table.pk, now=deadline - timedelta(seconds=1))
+    assert clock.advance(table_id=table.pk, now=deadline + timedelta(seconds=1))
+    assert not clock.advance(table_id=table.pk, now=deadline + timedelta(seconds=1))  # done once, not twice
     late = Move.objects.filter(round__match__table=table, actor=Move.Actor.TIMEOUT)
     assert list(late.values_list("seat", flat=True)) == [seat]
 
@@ -227,9 +227,8 @@ def test_the_next_round_comes_when_all_are_ready_or_after_the_pause(make_member)
     assert current_round(table).number == 2
     finish_round(table, {0: alice, 1: bob}, rng)
     table.refresh_from_db()
-    assert not play.expire_turn(table_id=table.pk, expected_version=table.version)  # the pause is not over
-    Round.objects.filter(pk=current_round(table).pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert play.expire_turn(table_id=table.pk, expected_version=table.version)
+    assert not clock.advance(table_id=table.pk)  # the pause is not over
+    assert clock.advance(table_id=table.pk, now=current_round(table).deadline + timedelta(seconds=1))
     assert current_round(table).number == 3
 
 
@@ -238,10 +237,10 @@ def test_everyone_sees_that_the_bot_played_for_a_late_seat(make_member) -> None:
 
     alice, bob = make_member("alice", display_name="Alice"), make_member("bob", display_name="Bob")
     table = full_table("hawsker", [alice, bob])
+    watching(table, alice, bob)
     seat = seat_to_act(table)
     late = [alice, bob][seat]
-    Round.objects.filter(pk=current_round(table).pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert play.expire_turn(table_id=table.pk, expected_version=table.version)
+    assert clock.advance(table_id=table.pk, now=current_round(table).deadline + timedelta(seconds=1))
     table.refresh_from_db()
     for viewer in (alice, bob):
         assert f"Time ran out for {late.display_name}; the bot played for them." in render_board(table, viewer)

@@ -1,0 +1,46 @@
+"""How fast a table moves by itself: bots' moves, the pause on a finished trick, and when absence counts.
+
+Every figure a person notices at the table is here, so the sweep (tables.play.services.clock), the board and
+the bench agree on them. The seconds per speed follow what members know from Board Game Arena: a bot's card
+comes a beat after the one before it, and a finished trick stays on the table long enough to see who took it.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import NamedTuple
+
+from django.conf import settings
+
+
+class Pace(NamedTuple):
+    move: float  # seconds from one bot move to the next
+    trick: float  # seconds a finished trick stays on the table before the next card
+
+
+PACES: dict[str, Pace] = {
+    "instant": Pace(0.0, 0.0),
+    "brisk": Pace(0.4, 1.0),
+    "normal": Pace(0.8, 1.2),
+    "slow": Pace(1.5, 2.0),
+}
+GRACE_RANGE = (0, 120)  # seconds a member may be offline before the bot plays their turns (a table option)
+OFFLINE_AFTER = timedelta(seconds=2)  # a closed page is a reload for this long; after it, the member is offline
+FIRST_LOOK = timedelta(seconds=30)  # a member seated at a new table has this long to open its page
+SOCKET_STALE = timedelta(seconds=75)  # a socket not heard of for this long belonged to a process that died
+HEARTBEAT_SECONDS = 25.0  # how often a live socket says so (well inside SOCKET_STALE)
+
+
+def pace(speed: str) -> Pace:
+    return PACES.get(speed, PACES["normal"])
+
+
+def delay(speed: str, *, closed_trick: bool) -> timedelta:
+    """How long after the last move the next bot move comes."""
+    chosen = pace(speed)
+    return timedelta(seconds=chosen.trick if closed_trick else chosen.move)
+
+
+def close_after() -> timedelta:
+    """How long every member of a running table may be offline before the bots finish the round and it closes."""
+    return timedelta(minutes=settings.TABLE_OFFLINE_CLOSE_MINUTES)
