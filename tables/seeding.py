@@ -136,7 +136,9 @@ def seed_finished_matches() -> FinishedReport:
 
 
 def _start_demo_table(*, name: str, game: str, members: list[User], bots: int, options: dict[str, object]) -> Table:
-    table = create_table(creator=members[0], game=game, players=len(members) + bots, options=options)
+    # Played to the end while `seed` runs: bots answer at once (a paced table would wait for the table clock).
+    table = create_table(creator=members[0], game=game, players=len(members) + bots, options=options,
+                         bot_speed=Table.BotSpeed.INSTANT)
     Table.objects.filter(pk=table.pk).update(name=name)  # the name finds the table again on the next run
     for member in members[1:]:
         join_table(table_id=table.pk, user=member)

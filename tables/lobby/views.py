@@ -44,8 +44,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
         try:
             table = table_services.create_table(
                 creator=request.user, game=form.cleaned_data["game"], players=form.cleaned_data["players"],
-                options=form.game_options(), private=form.cleaned_data["private"],
-                turn_seconds=form.cleaned_data["turn_seconds"], fill_with_bots=form.cleaned_data["fill_with_bots"],
+                options=form.game_options(), **form.table_settings(),
             )
         except TableError as error:
             form.add_error(None, str(error))

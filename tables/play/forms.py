@@ -8,10 +8,13 @@ from django import forms
 
 from rules.engine import registry
 from rules.engine.api import GameSpec
+from tables.models import Table
+from tables.play.pace import GRACE_RANGE
 from tables.play.request_numbers import WholeNumberField
 from tables.play.services.tables import TURN_SECONDS_RANGE
 
 OPTION_PREFIX = "opt_"
+DEFAULT_GRACE = 15
 
 
 def choose_game(form: forms.Form, game: str | None) -> GameSpec:
@@ -31,6 +34,15 @@ class NewTableForm(forms.Form):
     turn_seconds = WholeNumberField(
         label="Seconds per turn", initial=60, min_value=TURN_SECONDS_RANGE[0], max_value=TURN_SECONDS_RANGE[1],
         help_text="When time runs out, a bot plays that turn.",
+    )
+    bot_speed = forms.ChoiceField(
+        label="Bot speed", choices=Table.BotSpeed.choices, initial=Table.BotSpeed.NORMAL, required=False,
+        help_text="How quickly bots play their cards, one at a time, so everyone sees each one.",
+    )
+    grace_seconds = WholeNumberField(
+        label="Seconds before a bot plays for an offline player", initial=DEFAULT_GRACE, min_value=GRACE_RANGE[0],
+        max_value=GRACE_RANGE[1], required=False,
+        help_text="When a player's page has closed, the bot plays their turns after this.",
     )
     fill_with_bots = forms.BooleanField(
         label="Fill the other seats with bots and start now", required=False, initial=False
@@ -57,6 +69,15 @@ class NewTableForm(forms.Form):
                                       help_text=option.help)
         return WholeNumberField(label=option.label, initial=option.default, min_value=option.minimum,
                                 max_value=option.maximum, help_text=option.help)
+
+    def table_settings(self) -> dict[str, Any]:
+        """How the table runs, besides the game's house rules (for tables.play.services.tables.create_table)."""
+        data = self.cleaned_data
+        return {
+            "turn_seconds": data["turn_seconds"], "private": data["private"], "fill_with_bots": data["fill_with_bots"],
+            "bot_speed": data.get("bot_speed") or None,  # not given: the club's default
+            "grace_seconds": data["grace_seconds"] if data.get("grace_seconds") is not None else DEFAULT_GRACE,
+        }
 
     def game_options(self) -> dict[str, Any]:
         return {

@@ -7,6 +7,7 @@ import random
 from accounts.models import User
 from rules.engine import registry
 from tables.models import Round, Table
+from tables.play.forms import NewTableForm
 from tables.play.services import play, presence
 from tables.play.services.tables import create_table, join_table
 
@@ -62,3 +63,15 @@ def play_one(table: Table, members_by_seat: dict[int, User], rng: random.Random)
     move = rng.choice(legal_for(table, seat))
     play.play_move(table_id=table.pk, user=members_by_seat[seat], move_text=move, expected_version=table.version)
     return True
+
+
+def new_table_data(game: str) -> dict[str, str]:
+    """The new-table form as the lobby shows it for `game`, sent unchanged: a valid request."""
+    form = NewTableForm(game=game)
+    data = {"game": game}
+    for name, field in form.fields.items():
+        value = form.get_initial_for_field(field, name)
+        if name == "game" or value is None or value is False or value == "":
+            continue  # an unticked box is not sent
+        data[name] = "on" if value is True else str(value)
+    return data

@@ -20,6 +20,7 @@ from rules.engine.api import Config
 from rules.engine.errors import ConfigError
 from tables.models import QueueRequest, Seat, Table
 from tables.play import push
+from tables.play.pace import GRACE_RANGE
 from tables.play.services.errors import NotAllowed, NotSeated, TableError, TableFull
 from tables.play.services.play import Live, begin_match, locked_table, seat_of, seats_at
 
@@ -46,12 +47,20 @@ def create_table(
     private: bool = False,
     turn_seconds: int = 60,
     fill_with_bots: bool = False,
+    bot_speed: str | None = None,
+    grace_seconds: int = 15,
 ) -> Table:
-    """A new table with the creator in seat 0; with `fill_with_bots` the match starts at once."""
+    """A new table with the creator in seat 0; with `fill_with_bots` the match starts at once. `bot_speed`
+    None: the club's default (TABLE_BOT_SPEED)."""
     config = _config(game, players, options)
     low, high = TURN_SECONDS_RANGE
     if not low <= turn_seconds <= high:
         raise TableError(f"Time per turn must be between {low} and {high} seconds.")
+    if bot_speed is not None and bot_speed not in Table.BotSpeed.values:
+        raise TableError(f"Bot speed must be one of {', '.join(Table.BotSpeed.values)}.")
+    if not GRACE_RANGE[0] <= grace_seconds <= GRACE_RANGE[1]:
+        raise TableError(f"The wait before a bot plays for an offline player must be between {GRACE_RANGE[0]} "
+                         f"and {GRACE_RANGE[1]} seconds.")
     with transaction.atomic():
         ensure_free_to_sit(creator)
         table = Table.objects.create(
@@ -60,6 +69,8 @@ def create_table(
             options=dict(config.options),
             private=private,
             turn_seconds=turn_seconds,
+            grace_seconds=grace_seconds,
+            **({"bot_speed": bot_speed} if bot_speed is not None else {}),
             created_by=creator,
         )
         now = timezone.now()
