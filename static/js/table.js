@@ -44,29 +44,19 @@
     if (match && current !== null && parseInt(match[1], 10) < current) {
       evt.detail.shouldSwap = false;
     }
-    // The site's refusals carry a readable message and HX-Retarget (#table-error): show them there.
-    if (isRefusal(evt.detail.xhr)) {
-      evt.detail.shouldSwap = true;
-      evt.detail.isError = false;
-    }
   });
 
-  function isRefusal(xhr) {
-    return !!xhr && xhr.status >= 400 && !!xhr.getResponseHeader("HX-Retarget");
-  }
-
-  // Any other error answer (a CSRF failure after logging in again in another tab, a 404, a 500) is no board:
-  // the board stays as it is, so the socket's updates still have somewhere to go, and the member is asked to
-  // reload. In the capture phase, ahead of django-htmx's DEBUG helper (a listener on document for this
-  // event), which would put Django's error page in place of the whole page, refusals included.
+  // The site's refusals (#table-error) are static/js/refusals.js's. Any other error answer (a CSRF failure after
+  // logging in again in another tab, a 404, a 500) is no board: the board stays as it is, so the socket's
+  // updates still have somewhere to go, and the member is asked to reload. In the capture phase, ahead of
+  // django-htmx's DEBUG helper (a listener on document for this event), which would put Django's error page in
+  // place of the whole page.
   document.addEventListener("htmx:beforeOnLoad", function (evt) {
     var xhr = evt.detail.xhr;
-    if (!xhr || xhr.status < 400) return;
+    if (!xhr || xhr.status < 400 || (window.clubRefusals && window.clubRefusals.isRefusal(xhr))) return;
     evt.stopPropagation();
-    if (!isRefusal(xhr)) {
-      evt.preventDefault(); // htmx stops here: nothing is swapped
-      askToReload();
-    }
+    evt.preventDefault(); // htmx stops here: nothing is swapped
+    askToReload();
   }, true);
 
   function askToReload() {

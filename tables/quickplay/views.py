@@ -1,7 +1,9 @@
 """Quick-play pages: thin views that parse the form, call one matchmaking service and render the panel.
 
 With htmx they answer with the panel fragment (or move the member to a table that formed at once);
-without it they redirect, so the forms work with JavaScript off too.
+without it they redirect, so the forms work with JavaScript off too. A refusal changes nothing: with htmx it
+is the panel again with the message, a 4xx carrying HX-Retarget (the site's mark of a refusal, which
+static/js/refusals.js swaps in whether DEBUG is on or off); without htmx it is the lobby with the message.
 """
 
 from __future__ import annotations
@@ -23,6 +25,27 @@ def _panel(request: HttpRequest, *, form: QuickPlayForm | None = None, error: st
            status: int = 200) -> HttpResponse:
     return render(request, f"{PANEL}#quick-mine", panel_context(request.user, form=form, error=error),
                   status=status)
+
+
+def _refused(request: HttpRequest, message: str, *, form: QuickPlayForm | None = None,
+             status: int = 400) -> HttpResponse:
+    if not request.htmx:
+        messages.error(request, message)
+        return redirect("lobby")
+    response = _panel(request, form=form, error=message, status=status)
+    response["HX-Retarget"] = "#quick-mine"
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
+def _form_errors(form: QuickPlayForm) -> str:
+    """One line a member can read, naming the field each error is about."""
+    parts = []
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        label = f"{field.label or name.replace('_', ' ').capitalize()}: " if field is not None else ""
+        parts.extend(f"{label}{error}" for error in errors)
+    return "Quick play: " + "; ".join(parts)
 
 
 def _to_table(request: HttpRequest, code: str) -> HttpResponse:
@@ -49,17 +72,11 @@ def form(request: HttpRequest) -> HttpResponse:
 def join(request: HttpRequest) -> HttpResponse:
     bound = QuickPlayForm(request.POST)
     if not bound.is_valid():
-        if not request.htmx:
-            messages.error(request, "Quick play: " + "; ".join(str(e) for errs in bound.errors.values() for e in errs))
-            return redirect("lobby")
-        return _panel(request, form=bound, status=400)
+        return _refused(request, _form_errors(bound), form=bound)
     try:
         queued = matchmaking.enqueue(user=request.user, **bound.request_kwargs())
     except TableError as error:
-        if not request.htmx:
-            messages.error(request, str(error))
-            return redirect("lobby")
-        return _panel(request, form=bound, error=str(error), status=error.status)
+        return _refused(request, str(error), form=bound, status=error.status)
     if queued.state == QueueRequest.State.MATCHED and queued.table_id is not None:
         return _to_table(request, queued.table.code)
     if request.htmx:
@@ -72,10 +89,7 @@ def cancel(request: HttpRequest) -> HttpResponse:
     try:
         matchmaking.cancel(user=request.user)
     except TableError as error:
-        if not request.htmx:
-            messages.error(request, str(error))
-            return redirect("lobby")
-        return _panel(request, error=str(error), status=error.status)
+        return _refused(request, str(error), status=error.status)
     if request.htmx:
         return _panel(request)
     return redirect(reverse("lobby") + "#quick-play")
