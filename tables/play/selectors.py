@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
 from rules.engine.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card
 from tables.models import Match, Move, Round, Seat, Table
+from tables.play import move_log, pace
+from tables.play.amounts import points_text
 from tables.play.snapshots import TableSnapshot
 
 
@@ -48,6 +52,40 @@ class SeatLine:
     cards: int | None = None
     to_act: bool = False
     dealer: bool = False
+    presence: str = ""  # "online", "offline" or "bot" ("" for an empty seat): the board's data-presence
+    bot_plays: bool = False  # the bot plays this seat now: a bot's, one its member left, or offline past the grace
+
+    @property
+    def presence_text(self) -> str:
+        """The seat's presence in words, as everyone at the table reads it."""
+        if self.presence == "bot":
+            return "left · the bot plays" if self.away else "bot"
+        if self.presence == "offline":
+            return "offline · the bot plays for them" if self.bot_plays else "offline"
+        return self.presence
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of "What happened this round", as this viewer may read it (names and suits put in)."""
+
+    text: str
+    trick: bool  # the move took a trick
+
+
+@dataclass(frozen=True)
+class LastTrick:
+    """The trick taken last, for games that show it (Sheepshead, Hawk)."""
+
+    plays: list[tuple[str, str]]  # (who, card) in the order played
+    taker: str
+    count: str  # "12 points", "7 pips"
+    on_table: bool  # the current trick is empty: the taken one is still what the table shows
+
+    @property
+    def line(self) -> str:
+        cards = ", ".join(move_log.with_suits(card_text) for _who, card_text in self.plays)
+        return f"Last trick to {self.taker} ({self.count}): {cards}"
 
 
 @dataclass
@@ -67,10 +105,43 @@ class Board:
     options: list[tuple[str, str]] = field(default_factory=list)
     round_text: str = ""
     timeout_notice: str = ""
+    log: list[LogLine] = field(default_factory=list)
+    last_trick: LastTrick | None = None
+    bot_acting: bool = False  # the seat to act is played by the bot: no turn countdown
+    others_present: bool = False  # another member still sits at the table (not left)
 
     @property
     def version(self) -> int:
         return self.table.version
+
+    @property
+    def closed_by_itself(self) -> bool:
+        """The table closed without the club: every member left, or all were offline too long."""
+        table = self.table
+        return table.status == Table.Status.ABANDONED and bool(table.close_reason) and table.closed_by_id is None
+
+    @property
+    def leave_confirm(self) -> str:
+        """What leaving does, said before it is done (tables.play.services.tables.leave_table; the seat's ledger
+        entries stay the member's while the bot plays it, tables.ledger.services.ledger.record_round)."""
+        if self.others_present:
+            return ("Leave the table? The bot plays your seat from now on; your results still count for you. "
+                    "You can take your seat back while the match lasts.")
+        return ("You are the last player here. If you leave, the bots finish this round (it is settled as usual) "
+                "and the table closes.")
+
+    @property
+    def house_rules(self) -> list[tuple[str, str]]:
+        """The table's options, then how it runs by itself: time per turn, bot speed, the grace for the offline."""
+        table = self.table
+        speed = pace.pace(table.bot_speed)
+        tempo = "" if table.bot_speed == Table.BotSpeed.INSTANT else f" (a move every {speed.move:g} s)"
+        return [
+            *self.options,
+            ("Time per turn", f"{table.turn_seconds} s"),
+            ("Bot speed", f"{table.get_bot_speed_display()}{tempo}"),
+            ("Grace before the bot plays for an offline player", f"{table.grace_seconds} s"),
+        ]
 
     @cached_property
     def move_url(self) -> str:
@@ -171,24 +242,86 @@ def snapshot_of(table: Table) -> TableSnapshot:
     return TableSnapshot(table=table, seats=seats, match=match, round=current, state=state, recent=recent)
 
 
-def board_for(table: Table, user: User) -> Board:
-    return board_from(snapshot_of(table), user)
+def presence_of(seat: Seat, table: Table, now: datetime) -> tuple[str, bool]:
+    """(data-presence, whether the bot plays the seat now), as tables.play.services.play.Live.stands_in decides
+    it: a bot's seat and one its member left are the bot's; a member shown offline is the bot's once the
+    table's grace has run out (only while the table plays)."""
+    if seat.is_bot:
+        return "bot", True
+    if seat.user_id is None:
+        return "", False
+    if seat.away:
+        return "bot", True
+    if seat.offline_since is not None:
+        grace_over = now >= seat.offline_since + timedelta(seconds=table.grace_seconds)
+        return "offline", table.status == Table.Status.RUNNING and grace_over
+    return "online", False
 
 
-def board_from(snapshot: TableSnapshot, user: User) -> Board:
-    """One viewer's board. Nothing here reads the database or changes the snapshot (boards for other
-    viewers are built from the same one, perhaps at the same moment in another thread)."""
+def acting_prompt(line: SeatLine) -> str:
+    """The prompt while someone else's seat is to act and its member will not act: the bot plays it, or will
+    in a moment. Empty when the seat's member is there to play (the engine's prompt stands)."""
+    if line.is_bot:
+        return f"{line.name} is playing…"  # a bot's seat is named "Bot N" (seat_label): it says it is a bot
+    if line.bot_plays:
+        return f"The bot is playing for {'you' if line.is_me else line.name}…"
+    if line.presence == "offline":
+        return f"Waiting for {line.name} (offline) — the bot plays for them in a moment."
+    return ""
+
+
+def log_lines(current: Round, viewer: int | None, names: list[str]) -> list[LogLine]:
+    """The round's log as `viewer` (None: a spectator) may read it, oldest first. Suits go in before names, so a
+    member called "KC" keeps their name."""
+    return [LogLine(text=name_seats(move_log.with_suits(line["text"]), names), trick=line["trick"])
+            for line in move_log.lines_for(current.log or [], viewer)]
+
+
+def last_trick_of(view: dict[str, Any], names: list[str]) -> LastTrick | None:
+    """The trick taken last, from the view of a game that shows it: Sheepshead's "last_trick" (with its points)
+    or the newest of Hawk's "history" (with its pips)."""
+    last = view.get("last_trick")
+    if last is None and view.get("history"):
+        last = view["history"][-1]
+    if not isinstance(last, dict) or last.get("winner") is None or not last.get("cards"):
+        return None
+    if "points" in last:
+        count = points_text(int(last["points"]))
+    else:
+        pips = int(last.get("pips") or 0)
+        count = f"{pips} pip{'' if pips == 1 else 's'}"
+
+    def who(position: int) -> str:
+        return names[position] if 0 <= position < len(names) else f"seat {position}"
+
+    return LastTrick(plays=[(who(play["seat"]), play["card"]) for play in last["cards"]], taker=who(last["winner"]),
+                     count=count, on_table=not view.get("trick"))
+
+
+def board_for(table: Table, user: User, *, now: datetime | None = None) -> Board:
+    return board_from(snapshot_of(table), user, now=now)
+
+
+def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = None) -> Board:
+    """One viewer's board at `now` (who is offline past the grace). Nothing here reads the database or changes
+    the snapshot (boards for other viewers are built from the same one, perhaps at the same moment in another
+    thread). A board is kept per version: the grace running out at the seat to act is a new version (the bot
+    moves then), so the board of a version says what it needs to until the next."""
+    now = now or timezone.now()
     table, seats = snapshot.table, snapshot.seats
     spec = registry.spec(table.game)
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    lines = []
+    for s in seats:
+        presence, bot_plays = presence_of(s, table, now)
+        lines.append(SeatLine(position=s.position, name=seat_label(s), is_bot=s.is_bot, away=s.away,
+                              is_me=mine is not None and s.pk == mine.pk, empty=s.empty, ready=s.ready,
+                              presence=presence, bot_plays=bot_plays))
     board = Board(
-        table=table, spec=spec, my_seat=mine, unit=spec.unit,
-        seats=[
-            SeatLine(position=s.position, name=seat_label(s), is_bot=s.is_bot, away=s.away,
-                     is_me=mine is not None and s.pk == mine.pk, empty=s.empty, ready=s.ready)
-            for s in seats
-        ],
+        table=table, spec=spec, my_seat=mine, unit=spec.unit, seats=lines,
         options=describe_options(spec, table.options),
+        others_present=mine is not None and any(
+            s.user_id is not None and not s.away and s.pk != mine.pk for s in seats),
     )
     current, match = snapshot.round, snapshot.match
     if match is None:
@@ -217,6 +350,17 @@ def board_from(snapshot: TableSnapshot, user: User) -> Board:
         line.cards = counts[line.position] if line.position < len(counts) else None
         line.to_act = view.get("to_act") == line.position and not view.get("over")
         line.dealer = view.get("dealer", dealer) == line.position
+    acting = next((line for line in board.seats if line.to_act), None)
+    if board.closed_by_itself:
+        board.view = {**view, "prompt": "This table has closed."}
+    elif (acting is not None and not current.over and table.status == Table.Status.RUNNING
+          and not (acting.is_me and not acting.away)):
+        prompt = acting_prompt(acting)
+        if prompt:
+            board.view = {**view, "prompt": prompt}
+        board.bot_acting = acting.bot_plays
+    board.log = log_lines(current, seat_number, names)
+    board.last_trick = last_trick_of(view, names)
     legal = list(view.get("legal") or [])
     by_card: dict[str, str] = {}
     for text in legal:

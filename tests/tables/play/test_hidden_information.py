@@ -15,21 +15,25 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, Card, card
-from tables.models import Match, Table
+from tables.models import Match, Seat, Table
+from tables.play import move_log
 from tables.play.rendering import render_board
+from tables.play.services import clock
 from tests.rules.contract import cards_in
 from tests.sockets import communicator, session_cookie
-from tests.tables.helpers import current_round, full_table, legal_for, play_one, seat_to_act
+from tests.tables.helpers import current_round, full_table, legal_for, play_one, seat_to_act, watching
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])([CDHS])(?![A-Za-z0-9])")
 _NAME = re.compile(r"\b(ace|jack|queen|king|10|[2-9]) of (clubs|diamonds|hearts|spades)\b")
@@ -87,7 +91,9 @@ def check_views(table: Table, viewers: dict[int | None, User], html_for) -> int:
         shown = cards_shown(html)
         secret = secret_from(table.game, state, seat)
         assert not shown & secret, f"seat {seat} was sent {shown & secret}, which it may not know"
-        allowed = cards_in(game.view(state, seat))
+        # What the view holds, and the cards the round's log names to this viewer (played face up this round,
+        # or their own draws and burials): the log's own texts are checked against the secrets just above.
+        allowed = cards_in(game.view(state, seat)) | cards_in(move_log.lines_for(rnd.log, seat))
         assert shown <= allowed, f"seat {seat} was sent {shown - allowed}, which its view does not hold"
         assert rnd.seed not in html and match.seed not in html
         checked += 1
@@ -172,3 +178,36 @@ async def test_every_socket_message_hides_what_it_must(make_member, game) -> Non
     for comm in sockets.values():
         await comm.disconnect()
     assert checked >= len(viewers) * 6
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", registry.GAME_KEYS)
+def test_the_move_log_and_presence_hide_what_they_must_while_the_bot_plays_for_the_offline(make_member,
+                                                                                            game) -> None:
+    """A member goes offline and the bot plays their turns (the clock's steps, each a version): every viewer's
+    board, with its move log and everyone's presence, is checked after every step, and the log is there."""
+    players = registry.spec(game).default_players
+    members = [make_member(f"m{i}") for i in range(players)]
+    viewers: dict[int | None, User] = {**dict(enumerate(members)), None: make_member("watcher")}
+    table = full_table(game, members)
+    watching(table, members[0])
+    gone = timezone.now() - timedelta(hours=1)
+    Seat.objects.filter(table=table, user__in=members[1:]).update(offline_since=gone)
+    rng = random.Random(2)
+    checked, logged = 0, 0
+    for _step in range(400):
+        table.refresh_from_db()
+        boards = {seat: render_board(table, user) for seat, user in viewers.items()}
+        checked += check_views(table, viewers, lambda seat, _user, sent=boards: sent[seat])
+        logged += sum("What happened this round" in html for html in boards.values())
+        rnd = current_round(table)
+        if rnd.over or table.status != Table.Status.RUNNING:
+            break
+        if seat_to_act(table) == 0:
+            play_one(table, {0: members[0]}, rng)
+        else:
+            assert clock.advance(table_id=table.pk, now=max(timezone.now(), table.due_at))
+    assert current_round(table).over, "the bot did not play the offline members' turns to the end of the round"
+    offline = render_board(table, members[0])
+    assert offline.count('data-presence="offline"') == players - 1
+    assert checked > players and logged > players
