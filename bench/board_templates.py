@@ -103,6 +103,7 @@ def _setup_django(tmp: Path) -> None:
     os.environ["DATABASE_URL"] = f"sqlite:///{tmp / 'board-bench.sqlite3'}"
     os.environ.pop("REDIS_URL", None)  # one process: the in-memory channel layer and cache
     os.environ["DEBUG"] = "false"  # as in production (Jinja2 then never stats the template files)
+    os.environ["TABLE_BOT_SPEED"] = "instant"  # whole matches played here need the bots to answer inside each move
     warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)  # whitenoise: no collectstatic
     import django
 

@@ -26,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("TABLE_BOT_SPEED", "instant")  # a move as measured before: the bots answer inside it
     import django
 
     django.setup()

@@ -47,6 +47,10 @@ BASE_ENV = {
     "ALLOWED_HOSTS": "127.0.0.1,localhost",
     "LOG_LEVEL": "INFO",
     "PYTHONUNBUFFERED": "1",
+    # Bots answer inside the member's move, as the campaign has always measured it (a move's POST and the boards
+    # it pushes carry the bots' moves too); at the club's paced speeds they would come later, a version each.
+    # The tables get it when bench.setup_tables makes them; the servers for any table they make themselves.
+    "TABLE_BOT_SPEED": "instant",
 }
 DESCRIPTIONS = {
     "sqlite": "1 Daphne, SQLite, in-memory channel layer",

@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # The campaign's tables are instant (bots answer inside the member's move), whoever runs this.
+    os.environ.setdefault("TABLE_BOT_SPEED", "instant")
     import django
 
     django.setup()
@@ -56,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.utils import timezone
 
     from bench.history import bulk_finished_history, bulk_members
+    from tables.models import Seat
     from tables.play.services.tables import add_bot, create_table, join_table
 
     started = time.monotonic()
@@ -88,6 +91,13 @@ def main(argv: list[str] | None = None) -> int:
                        "members": [{"username": u.username, "session": sessions[u.pk]} for u in seated]})
         if (i + 1) % 50 == 0:
             print(f"  {i + 1} tables", file=sys.stderr)
+    # The simulated members sit at their tables from the start: none was seated "without the page open", which
+    # would make them offline 30 s later (tables.play.pace.FIRST_LOOK) and let the server's table clock play their
+    # turns, deal round after round and finally close the tables of the later steps, whose sockets open minutes
+    # after this. The clock, looking at the time it had planned for that, finds nothing to do and waits for the
+    # turn's deadline instead.
+    Seat.objects.filter(table__code__in=[t["code"] for t in tables], user__isnull=False).update(
+        gone_at=None, offline_since=None)
 
     history = 0
     if args.finished_rounds:

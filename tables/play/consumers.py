@@ -114,11 +114,14 @@ class TableConsumer(ClubConsumer):
         return board_html(table, self.scope["user"], oob=True, version_checked=True)[0], table.version
 
     async def _keep_present(self) -> None:
-        """Say the socket is alive now and then, so its row is not taken for one a dead process left."""
+        """Say the socket is alive now and then, so its row is not taken for one a dead process left; if it was
+        (heartbeats held up past `pace.SOCKET_STALE`), record the socket again, and its member is back."""
         while True:
             await asyncio.sleep(pace.HEARTBEAT_SECONDS)
             try:
-                await apart(presence.socket_seen, channel_name=self.channel_name)
+                if not await apart(presence.socket_seen, channel_name=self.channel_name):
+                    await apart(presence.socket_opened, table_id=self.table_id, user=self.scope["user"],
+                                channel_name=self.channel_name)
             except Exception:
                 log.exception("table %s: heartbeat failed", self.table_id)
 

@@ -184,7 +184,9 @@ class Live:
         """When the bot may make the next move: the table's pace after the last move (longer after a trick)."""
         log = self.round.log or []
         closed_trick = bool(log and log[-1].get("trick"))
-        since = self.round.moved_at or self.now
+        # A round from before moves were timed has no `moved_at`: pace from its start, not from "now" (which
+        # would put the bot's move off again at every look, for ever).
+        since = self.round.moved_at or self.round.started_at or self.now
         return since + pace.delay(self.table.bot_speed, closed_trick=closed_trick)
 
     def due(self) -> datetime | None:
@@ -334,14 +336,16 @@ def begin_match(table: Table, seats: list[Seat] | None = None) -> None:
 
 def _expect_members(table: Table, seats: list[Seat]) -> None:
     """A member seated at a new table without its page open (quick play formed it while they looked away) has
-    a moment to open it; after that they count as offline and, after the table's grace, the bot plays for them."""
+    a moment to open it; after that they count as offline and, after the table's grace, the bot plays for them.
+    That goes as well for one shown offline while the table filled: their grace starts with the match, not with
+    the page they closed back then (else the bot would take their first turn before they could look)."""
     watching = set(TableSocket.objects.filter(table=table).values_list("user_id", flat=True))
     expected = [s for s in seats if s.user_id is not None and s.user_id not in watching]
     if expected:
         at = timezone.now() + pace.FIRST_LOOK
-        Seat.objects.filter(pk__in=[s.pk for s in expected]).update(gone_at=at)
+        Seat.objects.filter(pk__in=[s.pk for s in expected]).update(gone_at=at, offline_since=None)
         for seat in expected:
-            seat.gone_at = at
+            seat.gone_at, seat.offline_since = at, None
 
 
 def clock_wake(at: datetime) -> None:
@@ -356,9 +360,10 @@ def commitment_of(seed: str, salt: str) -> str:
 
 
 def _deal(*, table: Table, match: Match, game: GameModule, config: Config, engine_match: EngineMatch,
-          seats: list[Seat], number: int) -> None:
+          seats: list[Seat], number: int, now: datetime | None = None) -> None:
     """Deal round `number` and let bots open it. Everything it needs is passed in, as the caller has
-    just read or written it: dealing re-reads nothing (quick play deals hundreds of tables a second)."""
+    just read or written it: dealing re-reads nothing (quick play deals hundreds of tables a second).
+    `now` is the time of the caller's transaction (the clock's, when it deals after the pause)."""
     seed, salt = new_seed(), secrets.token_hex(8)
     state = game.new_round(config, seed, engine_match)
     current = Round(  # inserted by Live.save, once the bots have opened the round
@@ -366,7 +371,7 @@ def _deal(*, table: Table, match: Match, game: GameModule, config: Config, engin
         match_before=engine_match.to_json(), state=game.to_json(state),
     )
     live = Live(table=table, match=match, round=current, game=game, config=config, state=state, seats=seats,
-                next_seq=1, moves=[], loaded_version=table.version)
+                next_seq=1, moves=[], loaded_version=table.version, now=now or timezone.now())
     live.table.version += 1
     live.round.moved_at = live.now  # the first bot move comes a beat after the deal, as any other
     live._log(seat=None, actor="deal")
@@ -438,4 +443,4 @@ def _next_round(live: Live) -> None:
         seat.ready = False
     engine_match = EngineMatch.from_json(live.match.state)
     _deal(table=live.table, match=live.match, game=live.game, config=live.config, engine_match=engine_match,
-          seats=live.seats, number=live.round.number + 1)
+          seats=live.seats, number=live.round.number + 1, now=live.now)

@@ -28,19 +28,25 @@ def socket_opened(*, table_id: int, user: User, channel_name: str) -> None:
     with transaction.atomic():
         TableSocket.objects.update_or_create(
             channel_name=channel_name, defaults={"table_id": table_id, "user": user, "last_seen": now})
+        if not Seat.objects.filter(table_id=table_id, user=user).exists():
+            return  # a spectator: nobody's presence changes
+        # The seat is read under the table's lock, held until this socket's row is committed: the clock may be
+        # showing the member offline right now, and another socket of theirs closing waits to see this one.
+        table = locked_table(table_id)
         seat = Seat.objects.filter(Q(offline_since__isnull=False) | Q(gone_at__isnull=False),
                                    table_id=table_id, user=user).first()
         if seat is None:
             return
-        table = locked_table(table_id)
         Seat.objects.filter(pk=seat.pk).update(offline_since=None, gone_at=None)
         if seat.offline_since is not None:  # they were shown offline: everyone sees them back
             _presence_changed(table, now)
 
 
-def socket_seen(*, channel_name: str) -> None:
-    """The socket is alive (its row would otherwise go stale and the member be taken for gone)."""
-    TableSocket.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+def socket_seen(*, channel_name: str) -> bool:
+    """The socket is alive (its row would otherwise go stale and the member be taken for gone). False when its
+    row is no longer there (swept as stale while its process was too busy to say so): the socket records
+    itself again (`socket_opened`), or its member would stay offline with the page open."""
+    return bool(TableSocket.objects.filter(channel_name=channel_name).update(last_seen=timezone.now()))
 
 
 def socket_closed(*, channel_name: str) -> None:
@@ -69,13 +75,15 @@ def forget_stale_sockets(*, now: datetime | None = None) -> int:
 def _maybe_gone(*, table_id: int, user_id: int, now: datetime) -> None:
     """The member's socket closed: if it was their last to a table where they sit, they are offline from a
     moment from now (unless a socket comes back before), and the table clock is told to look then."""
+    if not Seat.objects.filter(table_id=table_id, user_id=user_id).exists():
+        return
+    table = locked_table(table_id)  # first: a socket of theirs opening now holds it until its row is committed
     if TableSocket.objects.filter(table_id=table_id, user_id=user_id, last_seen__gte=now - pace.SOCKET_STALE).exists():
         return
     seat = Seat.objects.filter(table_id=table_id, user_id=user_id, offline_since__isnull=True,
                                gone_at__isnull=True).first()
     if seat is None:
         return
-    table = locked_table(table_id)
     if table.status not in (Table.Status.OPEN, Table.Status.RUNNING):
         return
     at = now + pace.OFFLINE_AFTER

@@ -133,7 +133,9 @@ def leave_table(*, table_id: int, user: User) -> None:
         if mine is None:
             raise NotSeated("You have no seat at this table.")
         if table.status == Table.Status.OPEN:
-            Seat.objects.filter(pk=mine.pk).update(user=None, joined_at=None, ready=False)
+            # The seat is empty again: nothing of this member's presence stays with it for the next one.
+            Seat.objects.filter(pk=mine.pk).update(user=None, joined_at=None, ready=False, offline_since=None,
+                                                   gone_at=None)
             if not Seat.objects.filter(table=table, user__isnull=False).exists():
                 Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED, finished_at=timezone.now())
             _bump(table)
@@ -148,6 +150,8 @@ def leave_table(*, table_id: int, user: User) -> None:
         live = Live.load(table)
         if not any(s.user_id is not None and not s.away for s in live.seats):
             live.close_for_nobody(EVERYONE_LEFT)  # bots do not play on for nobody: they finish this round
+        else:
+            live.play_bots()  # their turn, if it was: at an instant table the bot plays it now (else when due)
         live.save()
 
 
