@@ -270,11 +270,27 @@ def acting_prompt(line: SeatLine) -> str:
     return ""
 
 
-def log_lines(current: Round, viewer: int | None, names: list[str]) -> list[LogLine]:
+def log_lines(current: Round, viewer: int | None, names: list[str], members: set[int]) -> list[LogLine]:
     """The round's log as `viewer` (None: a spectator) may read it, oldest first. Suits go in before names, so a
-    member called "KC" keeps their name."""
-    return [LogLine(text=name_seats(move_log.with_suits(line["text"]), names), trick=line["trick"])
-            for line in move_log.lines_for(current.log or [], viewer)]
+    member called "KC" keeps their name. A move the bot made in a member's seat (`members`: those seats) says so:
+    the engine tells it as the seat's own ("You played 4♣")."""
+    shown = []
+    for line in move_log.lines_for(current.log or [], viewer):
+        text = name_seats(move_log.with_suits(line["text"]), names)
+        seat = line.get("seat")
+        if seat in members and line.get("actor") in _BOT_FOR_MEMBER:
+            mine = seat == viewer
+            text += " (" + _BOT_FOR_MEMBER[line["actor"]].format(
+                who="you" if mine else names[seat], was="were" if mine else "was") + ")"
+        shown.append(LogLine(text=text, trick=line["trick"]))
+    return shown
+
+
+_BOT_FOR_MEMBER = {
+    Move.Actor.BOT: "played by the bot for {who}",  # the member had left the seat
+    Move.Actor.ABSENT: "played by the bot while {who} {was} offline",
+    Move.Actor.TIMEOUT: "played by the bot: {who} ran out of time",
+}
 
 
 def last_trick_of(view: dict[str, Any], names: list[str]) -> LastTrick | None:
@@ -339,7 +355,7 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
         view = {**view, "legal": []}
     names = [line.name for line in board.seats]
     view = {**view, "prompt": name_seats(view.get("prompt", ""), names),
-            "last": name_seats(view.get("last", ""), names)}
+            "last": name_seats(move_log.with_suits(view.get("last", "")), names)}
     board.view = view
     if current.over and current.result:
         board.round_text = round_headline(current.result.get("summary", {}), names)
@@ -359,7 +375,7 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
         if prompt:
             board.view = {**view, "prompt": prompt}
         board.bot_acting = acting.bot_plays
-    board.log = log_lines(current, seat_number, names)
+    board.log = log_lines(current, seat_number, names, {s.position for s in seats if s.user_id is not None})
     board.last_trick = last_trick_of(view, names)
     legal = list(view.get("legal") or [])
     by_card: dict[str, str] = {}

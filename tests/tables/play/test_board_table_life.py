@@ -26,7 +26,7 @@ from tables.play.rendering import render_board
 from tables.play.selectors import board_for, face
 from tables.play.services import clock, play
 from tables.play.services.tables import EVERYONE_LEFT, add_bot, create_table, join_table, leave_table
-from tests.tables.helpers import PLAYERS, current_round, full_table, legal_for, play_one, seat_to_act
+from tests.tables.helpers import PLAYERS, current_round, full_table, legal_for, play_one, seat_to_act, watching
 
 pytestmark = pytest.mark.django_db
 
@@ -475,3 +475,23 @@ def test_the_house_rules_say_the_bot_speed_and_the_grace(make_member) -> None:
     assert rules["Bot speed"] == "slow (a move every 1.5 s)"
     assert rules["Grace before the bot plays for an offline player"] == "40 s"
     assert rules["Time per turn"] == "60 s"
+
+
+def test_the_log_says_when_the_bot_played_a_members_seat(make_member) -> None:
+    """The engine tells a move as the seat's own ("You played 4♣"); the log adds who really made it."""
+    alice, bob = make_member("alice", display_name="Alice"), make_member("bob", display_name="Bob")
+    table = full_table("hawk", [alice, bob], bots=2)
+    bob_to_act(table, alice, random.Random(4))
+    watching(table, alice)
+    Seat.objects.filter(table=table, user=bob).update(offline_since=timezone.now() - timedelta(minutes=1))
+    Table.objects.filter(pk=table.pk).update(due_at=timezone.now())  # as the clock's own step would have it
+    assert clock.advance(table_id=table.pk)
+    assert Move.objects.filter(round__match__table=table, seat=1, actor=Move.Actor.ABSENT).exists()
+    now = timezone.now()
+    by_bob = [line for line in log_of(board_html(table, alice, now)) if line.startswith("Bob played")]
+    assert by_bob[-1].endswith("(played by the bot while Bob was offline)")
+    as_bob = [line for line in log_of(board_html(table, bob, now)) if line.startswith("You played")]
+    assert as_bob[-1].endswith("(played by the bot while you were offline)")
+    assert not any("bot" in line for line in by_bob[:-1])  # Bob's earlier moves were his own
+    members_own = [line for line in log_of(board_html(table, alice, now)) if line.startswith("You played")]
+    assert members_own and not any("bot" in line for line in members_own)  # Alice's own moves are hers
