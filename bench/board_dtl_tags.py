@@ -1,7 +1,8 @@
 """`{% load board_dtl %}` for the Django-template port of the board (bench/board_dtl/): the filters and helpers
 config/jinja2.py gives the board's Jinja2 environment, the very same functions, so the two engines are timed
 doing the same work. `url` is Django's own `{% url %}` tag and `capfirst` its built-in filter (the function
-config/jinja2.py registers), so they need no entry here."""
+config/jinja2.py registers), so they need no entry here. `game_templates` stands in for the Jinja2 board's
+`{% include [game's fragment, the default fragment] %}`, which Django's `{% include %}` takes only as a value."""
 
 from __future__ import annotations
 
@@ -13,3 +14,9 @@ register = template.Library()
 register.simple_tag(card_face, name="card_face")
 for _filter in (money, dollars, points, seat_name, at):
     register.filter(_filter.__name__, _filter)
+
+
+@register.filter
+def game_templates(game: str, part: str = "") -> tuple[str, str]:
+    """The game's own fragment (games/<game><part>.html) and the one a game without it falls back on."""
+    return (f"games/{game}{part}.html", f"games/_default{part}.html")

@@ -67,6 +67,13 @@ class Daphne:
                 self.process.wait()
         self.process = None
 
+    def kill(self) -> None:
+        """As a crash would end it (SIGKILL): no shutdown code runs, its open transactions die with it."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
