@@ -32,7 +32,19 @@ class SignupExtraForm(forms.Form):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name"]
+        fields = ["display_name", "turn_sound"]
 
     def clean_display_name(self) -> str:
         return _clean_display_name(self.cleaned_data["display_name"])
+
+
+class TurnSoundForm(forms.Form):
+    """The table page's toggle. It names the value wanted ("on" or "off") rather than asking for a flip, so a
+    double click or a replayed form leaves the preference where the member put it."""
+
+    turn_sound = forms.ChoiceField(choices=[("on", "On"), ("off", "Off")])
+
+    def save(self, user: User) -> bool:
+        user.turn_sound = self.cleaned_data["turn_sound"] == "on"
+        user.save(update_fields=["turn_sound"])
+        return user.turn_sound

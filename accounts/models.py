@@ -1,4 +1,4 @@
-"""The club's member: Django's user plus the name shown at tables."""
+"""The club's member: Django's user plus the name shown at tables and their table-page preferences."""
 
 from __future__ import annotations
 
@@ -9,6 +9,11 @@ from django.db import models
 class User(AbstractUser):
     display_name = models.CharField(
         max_length=40, blank=True, help_text="The name other members see at tables; your username if empty."
+    )
+    # Off by default: a sound nobody asked for is a nuisance at work or at night. static/js/turn.js plays it.
+    turn_sound = models.BooleanField(
+        "sound on my turn", default=False,
+        help_text="Play a short, quiet tone when it becomes your turn while the table's tab is in the background.",
     )
 
     @property

@@ -4,4 +4,7 @@ from django.urls import path
 
 from accounts import views
 
-urlpatterns = [path("profile/", views.profile, name="profile")]
+urlpatterns = [
+    path("profile/", views.profile, name="profile"),
+    path("turn-sound/", views.turn_sound, name="turn_sound"),
+]

@@ -1,12 +1,14 @@
-"""The member's profile page; everything else about accounts is allauth's."""
+"""The member's profile page and table-page preferences; everything else about accounts is allauth's."""
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
 
-from accounts.forms import ProfileForm
+from accounts.forms import ProfileForm, TurnSoundForm
 
 
 def profile(request: HttpRequest) -> HttpResponse:
@@ -16,3 +18,26 @@ def profile(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Your profile is saved.")
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _same_site_next(request: HttpRequest) -> str:
+    """Where the toggle was clicked, if that is a page of this site: anything else would make the toggle an
+    open redirect."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return target
+    return ""
+
+
+@require_POST
+def turn_sound(request: HttpRequest) -> HttpResponse:
+    """Login is the site's default (LoginRequiredMiddleware); CSRF is Django's middleware's."""
+    form = TurnSoundForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest("Sound on my turn is either on or off.")
+    on = form.save(request.user)
+    back = _same_site_next(request)
+    if request.htmx:
+        return render(request, "accounts/turn_sound_toggle.html", {"turn_sound": on, "next": back})
+    return redirect(back or "profile")
