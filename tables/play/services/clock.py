@@ -71,7 +71,9 @@ def advance(*, table_id: int, now: datetime | None = None) -> bool:
         if live.everyone_gone():
             live.close_for_nobody(ALL_OFFLINE)
         elif live.round.over:
-            if not live.match.over and live.round.deadline is not None and live.round.deadline <= now:
+            pause_over = live.round.deadline is not None and live.round.deadline <= now
+            # the pause ran out, or the last member not ready went offline and everyone still here is ready
+            if not live.match.over and (pause_over or (changed and not live.waiting_for_ready())):
                 _next_round(live)  # deals and saves
                 return True
         else:

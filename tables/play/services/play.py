@@ -129,6 +129,10 @@ class Live:
         if line is not None:
             self.round.log = [*(self.round.log or []), line]  # a new list: a snapshot may hold the old one
 
+    def waiting_for_ready(self) -> bool:
+        """Between rounds: some member who is here (not left, not offline) has not said they are ready."""
+        return any(s.user_id is not None and not s.away and not s.ready and not self.offline(s) for s in self.seats)
+
     def offline(self, seat: Seat) -> bool:
         """The seat's member is shown offline: no page of the table open (tables.play.services.presence)."""
         return seat.user_id is not None and seat.offline_since is not None
@@ -423,8 +427,7 @@ def ready_for_next_round(*, table_id: int, user: User, expected_version: int) ->
             raise TableError("There is no next round to get ready for.")
         Seat.objects.filter(pk=seat.pk).update(ready=True)
         seat.ready = True  # one of live.seats, read under the table's lock: the seats as they stand
-        waiting = any(s.user_id is not None and not s.away and not s.ready and not live.offline(s) for s in live.seats)
-        if waiting:
+        if live.waiting_for_ready():
             live.save()  # a new version: the others see this member ready
         else:
             _next_round(live)  # deals with the same table object, so its version is the new one

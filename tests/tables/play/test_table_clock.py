@@ -111,6 +111,16 @@ def test_ready_deals_at_once_when_every_member_present_is_ready_and_waits_for_no
     close_page(table, carol)
     clock.advance(table_id=table.pk, now=seat_of(table, carol).gone_at)
     assert seat_of(table, carol).offline_since is not None
+    # carol was the last one not ready: once she shows offline everyone here is ready, and the clock deals
+    assert current_round(table).number == 2
+
+
+def test_ready_after_an_offline_member_deals_at_once(make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    table = finished_round("hawsker", [alice, bob], bots=0)
+    close_page(table, bob)
+    clock.advance(table_id=table.pk, now=seat_of(table, bob).gone_at)
+    assert current_round(table).number == 1  # alice is not ready yet
     table.refresh_from_db()
     play.ready_for_next_round(table_id=table.pk, user=alice, expected_version=table.version)
     assert current_round(table).number == 2
