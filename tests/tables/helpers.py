@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from django.test import Client
+
 from accounts.models import User
 from rules.engine import registry
 from tables.models import Round, Table
@@ -75,3 +77,10 @@ def new_table_data(game: str) -> dict[str, str]:
             continue  # an unticked box is not sent
         data[name] = "on" if value is True else str(value)
     return data
+
+
+def client_for(user: User) -> Client:
+    """A browser session logged in as `user`."""
+    client = Client()
+    client.force_login(user)
+    return client

@@ -8,23 +8,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from tables.models import Seat, Table
 from tables.play.services.tables import create_table
-from tests.tables.helpers import full_table, new_table_data
+from tests.tables.helpers import client_for, full_table, new_table_data
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 PLAYING = "already playing at Hawsker table"
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

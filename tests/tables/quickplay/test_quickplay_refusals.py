@@ -13,18 +13,12 @@ from django.urls import reverse
 
 from tables.models import QueueRequest
 from tables.quickplay.services.matchmaking import enqueue
-from tests.tables.helpers import full_table
+from tests.tables.helpers import client_for, full_table
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 PLAYING = "already playing at Hawsker table"
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def alert_text(html: str) -> str:
