@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -167,6 +168,20 @@ def open_table(page, server: Daphne, game: str, players: int, *, bots: bool, **o
 
 def board_version(page) -> int:
     return int(page.locator("#board").get_attribute("data-version"))
+
+
+def in_step(one, other, timeout: float = 20.0) -> int:
+    """Both pages show the same board version; returns it. Either may be a version behind for a moment (a bot's
+    move, or a member's presence changing, pushed to each page on its own socket), so both are read again until
+    they agree, rather than one waiting for the version the other showed (which it may already have passed)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        first, second = board_version(one), board_version(other)
+        if first == second:
+            return first
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the two pages still disagree after {timeout} s: versions {first} and {second}")
+        one.wait_for_timeout(100)
 
 
 def click_move(page, which: int = 0) -> str:

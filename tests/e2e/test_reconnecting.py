@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.play.push import table_group
-from tests.e2e.conftest import board_version, click_move, member_page, open_table, send_to_group
+from tests.e2e.conftest import board_version, click_move, in_step, member_page, open_table, send_to_group
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +29,7 @@ def opens(page) -> int:
 
 def play_and_check_live(mover, other) -> None:
     click_move(mover)
-    expect(other.locator("#board")).to_have_attribute("data-version", str(board_version(mover)))
+    in_step(other, mover)
 
 
 def two_member_hawsker(browser, server):
@@ -45,7 +45,7 @@ def two_member_hawsker(browser, server):
 
 
 def mover_of(alice, bob):
-    expect(alice.locator("#board")).to_have_attribute("data-version", str(board_version(bob)))
+    in_step(alice, bob)
     return (alice, bob) if alice.locator("#board [data-move]").count() else (bob, alice)
 
 

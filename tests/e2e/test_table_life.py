@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tables.play.services.tables import EVERYONE_LEFT
-from tests.e2e.conftest import member_page
+from tests.e2e.conftest import in_step, member_page
 from tests.e2e.test_table_errors_in_browser import make_newcomer
 
 pytestmark = pytest.mark.e2e
@@ -136,14 +136,14 @@ def two_members_at_puskiyon(browser, server, e2e_env) -> tuple[Page, Page, str]:
     for page in (x, y):
         expect(page.locator("#board .hand")).to_be_visible()
         expect(page.locator("#live")).to_have_text("live")
-    expect(x.locator("#board")).to_have_attribute("data-version", str(version_of(y)))
+    in_step(x, y)
     return x, y, url
 
 
 def play_until_turn_of(position: int, mover: Page, watcher: Page) -> None:
     """`mover` (the other member) makes moves until `position` is to act, as `watcher` sees it too."""
     for _ in range(30):
-        expect(watcher.locator("#board")).to_have_attribute("data-version", str(version_of(mover)))
+        in_step(watcher, mover)
         if is_to_act(mover, position):
             return
         expect(mover.locator("#board .seat.me")).to_have_class(re.compile(r"\bto-act\b"))
@@ -201,7 +201,7 @@ def test_an_offline_member_is_shown_so_the_bot_plays_for_them_after_the_grace_an
     expect(seat(y, x_seat)).to_have_attribute("data-presence", "online")
     expect(seat(x, x_seat)).to_have_attribute("data-presence", "online")
     for _ in range(30):
-        expect(x.locator("#board")).to_have_attribute("data-version", str(version_of(y)))
+        in_step(x, y)
         if is_to_act(y, y_seat):
             click_one(y, y.locator("#board [data-move]").first)
             continue
@@ -213,7 +213,7 @@ def test_an_offline_member_is_shown_so_the_bot_plays_for_them_after_the_grace_an
         cards_before = int(seat(y, x_seat).get_attribute("data-cards"))
         played = click_one(x, card.first)  # taken (200) at X's version: the bot did not move for X meanwhile
         expect(x.locator(f"#board .hand .card[data-move='{played}']")).to_have_count(0)
-        expect(y.locator("#board")).to_have_attribute("data-version", str(version_of(x)))
+        in_step(y, x)
         expect(seat(y, x_seat)).to_have_attribute("data-cards", str(cards_before - 1))
         expect(seat(y, x_seat)).to_have_attribute("data-presence", "online")
         break

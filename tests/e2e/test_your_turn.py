@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import board_version, click_move, member_page, open_table
+from tests.e2e.conftest import board_version, click_move, in_step, member_page, open_table
 from tests.e2e.test_table_errors_in_browser import make_newcomer
 
 pytestmark = pytest.mark.e2e
@@ -45,10 +45,6 @@ def is_my_turn(page: Page) -> bool:
 
 def tones(page: Page) -> int:
     return page.evaluate("window.__tones")
-
-
-def in_step(one: Page, other: Page) -> None:
-    expect(other.locator("#board")).to_have_attribute("data-version", str(board_version(one)))
 
 
 def deal_the_next_round(pages: tuple[Page, Page]) -> None:
