@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from accounts.models import User
@@ -32,10 +34,18 @@ class SignupExtraForm(forms.Form):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name", "turn_sound"]
+        fields = ["display_name", "time_zone", "turn_sound"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A post without the zone (a page from before it was on the form) keeps the member's, not an error.
+        self.fields["time_zone"].required = False
 
     def clean_display_name(self) -> str:
         return _clean_display_name(self.cleaned_data["display_name"])
+
+    def clean_time_zone(self) -> str:
+        return self.cleaned_data["time_zone"] or self.instance.time_zone
 
 
 class TurnSoundForm(forms.Form):

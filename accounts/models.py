@@ -1,9 +1,12 @@
-"""The club's member: Django's user plus the name shown at tables and their table-page preferences."""
+"""The club's member: Django's user plus the name shown at tables, their time zone and their table-page
+preferences."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+
+from accounts.time_zones import default_time_zone, time_zone_choices
 
 
 class User(AbstractUser):
@@ -14,6 +17,12 @@ class User(AbstractUser):
     turn_sound = models.BooleanField(
         "sound on my turn", default=False,
         help_text="Play a short, quiet tone when it becomes your turn while the table's tab is in the background.",
+    )
+
+    # Times on the site show in this zone, named ("18:05 CET"); accounts.middleware activates it per request.
+    time_zone = models.CharField(
+        "time zone", max_length=64, choices=time_zone_choices, default=default_time_zone,
+        help_text="Times on the site are shown in this zone.",
     )
 
     @property

@@ -28,7 +28,7 @@ from tables.ledger.selectors import balances, in_period, money_text, replay_step
 from tables.ledger.services import inperson
 from tables.ledger.services.ledger import correct_entries
 from tables.models import InPersonRecord, LedgerEntry, Move, Round
-from tables.play.admin import HIDDEN, may_change_play, member_filter, pretty_json
+from tables.play.admin import HIDDEN, may_change_play, member_filter, pretty_json, table_called
 from tables.play.admin_helpers.actions import with_reason
 from tables.play.admin_helpers.lookups import DeclaredLookupsOnly
 from tables.play.admin_helpers.readonly import ReadOnlyAdmin, ReadOnlyInline
@@ -139,7 +139,7 @@ class LedgerEntryAdmin(ReadOnlyRecords):
     def source(self, entry: LedgerEntry) -> str:
         if entry.round_id:
             url = reverse("admin:tables_round_replay", args=[entry.round_id])
-            return format_html('<a href="{}">table {} round {}</a>', url, entry.round.match.table.code,
+            return format_html('<a href="{}">{}, round {}</a>', url, table_called(entry.round.match.table),
                                entry.round.number)
         url = reverse("admin:tables_inpersonrecord_change", args=[entry.in_person_id])
         return format_html('<a href="{}">at the club ({})</a>', url, entry.in_person.get_kind_display())
@@ -283,7 +283,7 @@ def round_rows(rounds: QuerySet[Round]) -> Any:
 
 @admin.register(Round)
 class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
-    list_display = ("__str__", "game", "number", "over", "started_at", "finished_at", "replay_link")
+    list_display = ("__str__", "table_name", "game", "number", "over", "started_at", "finished_at", "replay_link")
     list_filter = ("over", "match__table__game", member_filter("match__table__seats__user"), "started_at")
     search_fields = ("match__table__code", "match__table__seats__user__username")
     list_select_related = ("match__table",)
@@ -302,6 +302,10 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     @admin.display(description="game", ordering="match__table__game")
     def game(self, obj: Round) -> str:
         return obj.match.table.get_game_display()
+
+    @admin.display(description="table", ordering="match__table__name")
+    def table_name(self, obj: Round) -> str:
+        return table_called(obj.match.table)
 
     @admin.display(description="seed")
     def seed_shown(self, obj: Round) -> str:

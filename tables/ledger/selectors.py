@@ -62,7 +62,7 @@ class HistoryRow:
         entry = self.entry
         if entry.round_id is not None:
             table = entry.round.match.table
-            return f"Table {table.code}, round {entry.round.number}"
+            return f"{table.name or table.get_game_display() + ' table'}, round {entry.round.number}"
         return f"At the club's table, {entry.in_person.played_on:%Y-%m-%d}"
 
     @property

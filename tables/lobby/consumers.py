@@ -178,7 +178,7 @@ class LobbyConsumer(ClubConsumer):
         html = rendering_quickplay.render_update(user, status, with_mine=True)
         self.quick_waiting = status.mine is not None
         if status.ready is not None:
-            ready = {"table": status.ready.code, "game": status.ready.game}
+            ready = {"table": status.ready.code, "game": status.ready.game, "name": status.ready.name}
             html += rendering_quickplay.render_notice("table_ready", ready)
         return html, status.due
 

@@ -63,6 +63,9 @@ class Table(models.Model):
         help_text="When the server next acts here by itself (a bot's move, a time-out, the next round, presence).")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
     version = models.PositiveIntegerField(default=0)
+    played_version = models.PositiveIntegerField(
+        default=0, help_text="The version at which the game last changed (a deal or a move); later versions only "
+                             "changed who is there, so a move made against any of them still stands.")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_created", null=True, blank=True
     )
@@ -85,7 +88,7 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} table {self.code}"
+        return self.name or f"{self.get_game_display()} table {self.code}"
 
 
 class Seat(models.Model):
@@ -140,6 +143,11 @@ class Match(models.Model):
     state = models.JSONField(help_text="The engine's match: rounds finished, dealer, running totals.")
     over = models.BooleanField(default=False)
     winners = models.JSONField(default=list, blank=True)
+    sheet = models.JSONField(
+        default=list, blank=True,
+        help_text='The score sheet: each finished round\'s result, oldest first, as {"round": number, "deltas": '
+                  '[one per seat]}. A voided round has none. Kept here, written as the round ends, so the board '
+                  '(built from a snapshot of the table, without reading its rounds) can show it.')
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -29,6 +29,11 @@ from tables.play.services.admin_actions import close_table
 HIDDEN = "hidden until the round is over"
 
 
+def table_called(table: Table) -> str:
+    """A table in the admin's lists: its name (the code is in its own column and in every URL)."""
+    return table.name or f"{table.get_game_display()} table {table.code}"
+
+
 def pretty_json(data: Any) -> str:
     return format_html("<pre>{}</pre>", json.dumps(data, indent=1, sort_keys=True))
 
@@ -69,7 +74,7 @@ class TableAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     """Read-only: a running table changes only through services (editing one broke it). Staff close one
     with the action, which asks why and records it."""
 
-    list_display = ("code", "game", "name", "status", "seat_count", "private", "created_by", "created_at")
+    list_display = ("name_shown", "code", "game", "status", "seat_count", "private", "created_by", "created_at")
     list_filter = ("game", "status", member_filter("seats__user"), "private", "created_at")
     search_fields = ("code", "name", "seats__user__username", "seats__user__display_name")
     readonly_fields = ("code", "version", "created_at", "started_at", "finished_at", "closed_by", "close_reason")
@@ -79,6 +84,10 @@ class TableAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
 
     def has_close_permission(self, request: HttpRequest) -> bool:
         return may_change_play(request)
+
+    @admin.display(description="name", ordering="name")
+    def name_shown(self, obj: Table) -> str:
+        return table_called(obj)
 
     @admin.action(description="Close the selected tables…", permissions=["close"])
     def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
@@ -92,7 +101,7 @@ class TableAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
 
 @admin.register(Move)
 class MoveAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
-    list_display = ("round", "game", "seq", "seat", "text_shown", "actor", "user", "created_at")
+    list_display = ("round", "table_name", "game", "seq", "seat", "text_shown", "actor", "user", "created_at")
     list_filter = ("round__match__table__game", "actor", member_filter("user"), "created_at")
     search_fields = ("round__match__table__code", "user__username")
     extra_lookups = ("round",)  # the moves of one round
@@ -106,6 +115,10 @@ class MoveAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     def game(self, obj: Move) -> str:
         return obj.round.match.table.get_game_display()
 
+    @admin.display(description="table", ordering="round__match__table__name")
+    def table_name(self, obj: Move) -> str:
+        return table_called(obj.round.match.table)
+
     @admin.display(description="move")
     def text_shown(self, obj: Move) -> str:
         return obj.text if obj.round.over else HIDDEN
@@ -113,7 +126,8 @@ class MoveAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
 
 @admin.register(Match)
 class MatchAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
-    list_display = ("table", "over", "started_at", "finished_at")
+    list_display = ("table_name", "over", "started_at", "finished_at")
+    list_select_related = ("table",)
     list_filter = ("over", "table__game", member_filter("table__seats__user"), "started_at")
     fields = ("table", "config", "seed_shown", "public_state", "state_shown", "over", "winners", "started_at",
               "finished_at")
@@ -133,3 +147,7 @@ class MatchAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     @admin.display(description="state (with what carries over)")
     def state_shown(self, obj: Match) -> str:
         return pretty_json(obj.state) if obj.over else "hidden until the match is over"
+
+    @admin.display(description="table", ordering="table__name")
+    def table_name(self, obj: Match) -> str:
+        return table_called(obj.table)

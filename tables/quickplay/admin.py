@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from tables.models import QueueRequest
+from tables.play.admin import table_called
 from tables.play.admin_helpers.lookups import DeclaredLookupsOnly
 from tables.play.admin_helpers.readonly import ReadOnlyAdmin
 
@@ -16,7 +17,7 @@ from tables.play.admin_helpers.readonly import ReadOnlyAdmin
 @admin.register(QueueRequest)
 class QueueRequestAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     list_display = ("user", "game", "players_wanted", "band", "state", "created_at", "expires_at", "ended_at",
-                    "table", "with_bots")
+                    "table_name", "with_bots")
     list_filter = ("state", "game", "with_bots", "created_at")
     search_fields = ("user__username", "user__display_name", "table__code")
     date_hierarchy = "created_at"
@@ -24,6 +25,10 @@ class QueueRequestAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     readonly_fields = ("user", "game", "players", "band", "options", "bots_after_seconds", "state", "created_at",
                        "expires_at", "ended_at", "table", "with_bots")
     ordering = ("-created_at", "-id")
+
+    @admin.display(description="table", ordering="table__name")
+    def table_name(self, obj: QueueRequest) -> str:
+        return table_called(obj.table) if obj.table is not None else "-"
 
     @admin.display(description="players", ordering="players")
     def players_wanted(self, obj: QueueRequest) -> str:

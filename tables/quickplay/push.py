@@ -12,10 +12,10 @@ def queue_changed(*, members: list[int] | None = None) -> None:
     push.send_on_commit(push.LOBBY_GROUP, {"type": "queue.changed", "members": list(members or [])})
 
 
-def table_ready(*, user_id: int, table_code: str, game: str) -> None:
+def table_ready(*, user_id: int, table_code: str, game: str, name: str = "") -> None:
     """Tell one member that quick play seated them (their lobby page moves them to the table). The
     message carries all the notice shows, so a socket renders it without waiting for the database."""
-    push.user_notice(user_id=user_id, kind="table_ready", table=table_code, game=game)
+    push.user_notice(user_id=user_id, kind="table_ready", table=table_code, game=game, name=name)
 
 
 def queue_ended(*, user_id: int, kind: str, game: str) -> None:

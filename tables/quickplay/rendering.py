@@ -10,8 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from accounts.models import User
+from accounts.time_zones import member_zone
 from rules.engine import registry
 from tables.models import QueueRequest
 from tables.quickplay.forms import QuickPlayForm
@@ -39,10 +41,12 @@ def render_counts(counts: list[GameQueue]) -> str:
 
 
 def render_update(user: User, status: QuickStatus, *, with_mine: bool) -> str:
-    """The socket's refresh: the counts for everyone and, when asked, this member's own panel."""
+    """The socket's refresh: the counts for everyone and, when asked, this member's own panel (its times in the
+    member's zone, as the page showed them: a socket has no request for the middleware to set it)."""
     html = render_to_string(f"{PANEL}#quick-counts", {"quick": status, "oob": True})
     if with_mine:
-        html += render_to_string(f"{PANEL}#quick-mine", {**panel_context(user, status=status), "oob": True})
+        with timezone.override(member_zone(user)):
+            html += render_to_string(f"{PANEL}#quick-mine", {**panel_context(user, status=status), "oob": True})
     return html
 
 
@@ -60,6 +64,7 @@ def render_notice(kind: str, data: Mapping[str, Any]) -> str:
         if not code.isalnum():
             return ""
         context["code"] = code
+        context["name"] = str(data.get("name", ""))
     elif kind not in {"queue_expired", "queue_dropped"}:
         return ""
     return render_to_string("tables/quickplay/notice.html", context)

@@ -40,5 +40,11 @@ def with_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: Q
             messages.error(request, f"{row}: {error}")
         else:
             model_admin.log_change(request, row, f"{done}. Reason: {reason}")
-            messages.success(request, f"{done}: {row}.")
+            messages.success(request, f"{done}: {staff_label(row)}.")
     return None
+
+
+def staff_label(row: object) -> str:
+    """A row as staff name it: a table by its name and its code (how they find it in URLs and reports)."""
+    code = getattr(row, "code", "")
+    return f"{row} (code {code})" if code else str(row)

@@ -244,6 +244,8 @@ class Live:
         before = EngineMatch.from_json(self.match.state)
         after = self.game.next_match(self.config, before, self.state)
         self.match.state = after.to_json()
+        # The score sheet's row, saved with the match below (a new list: a snapshot may hold the old one).
+        self.match.sheet = [*(self.match.sheet or []), {"round": self.round.number, "deltas": list(result.deltas)}]
         self.match_changed = True
         if self.game.match_over(self.config, after):
             self.match.over = True
@@ -259,6 +261,7 @@ class Live:
         """Write everything back, guarded by the version this transaction started from. The match row
         is written only when a round ended here (nothing else changes it)."""
         started_from = self.loaded_version
+        game_changed = bool(self.made) or self.round.pk is None  # a move, or a deal (its round not yet saved)
         self.table.version = max(self.table.version, started_from + 1)  # every save is a new version
         self.round.state = self.game.to_json(self.state)
         self.round.deadline = self._deadline()
@@ -275,8 +278,11 @@ class Live:
             self.match.save()
             self.match_changed = False
         self.table.due_at = self.due()
+        if game_changed:
+            self.table.played_version = self.table.version
         updated = Table.objects.filter(pk=self.table.pk, version=started_from).update(
             version=self.table.version,
+            played_version=self.table.played_version,
             status=self.table.status,
             started_at=self.table.started_at,
             finished_at=self.table.finished_at,
@@ -383,6 +389,13 @@ def _deal(*, table: Table, match: Match, game: GameModule, config: Config, engin
     live.save()
 
 
+def current_game(table: Table, expected_version: int) -> bool:
+    """The member saw the game as it stands: their version is the table's, or one after the game's last change
+    that only showed someone arriving or leaving (a presence change must not refuse a move made meanwhile). A
+    version before the last move or deal is stale: a double click or a replayed request changes nothing."""
+    return table.played_version <= expected_version <= table.version
+
+
 def play_move(*, table_id: int, user: User, move_text: str, expected_version: int) -> int:
     """A member's move; returns the table's new version. Refuses stale versions and illegal moves."""
     try:
@@ -394,7 +407,7 @@ def play_move(*, table_id: int, user: User, move_text: str, expected_version: in
         seats, seat = seated(table, user)
         if seat is None:
             raise NotSeated("You are not seated at this table, so you cannot move here.")
-        if table.version != expected_version:
+        if not current_game(table, expected_version):
             raise StaleVersion("The table has moved on since you looked; nothing was changed.")
         if table.status != Table.Status.RUNNING:
             raise TableError("This table is not playing.")
@@ -420,7 +433,7 @@ def ready_for_next_round(*, table_id: int, user: User, expected_version: int) ->
         seats, seat = seated(table, user)
         if seat is None:
             raise NotSeated("You are not seated at this table.")
-        if table.version != expected_version:
+        if not current_game(table, expected_version):
             raise StaleVersion("The table has moved on since you looked; nothing was changed.")
         live = Live.load(table, seats)
         if not live.round.over or live.match.over:

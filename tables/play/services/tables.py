@@ -26,6 +26,40 @@ from tables.play.services.play import Live, begin_match, locked_table, seat_of, 
 
 TURN_SECONDS_RANGE = (10, 600)
 EVERYONE_LEFT = "Every player left: the bots finished the round and the table closed."
+NAME_LENGTH = 60  # Table.name's max_length
+
+
+def table_name(*, owner: str, game: str, quick: bool = False, number: int = 1) -> str:
+    """What people call a table: "Alice's Sheepshead table" ("Alice's quick Hawk table" for quick play's,
+    "Alice's Hawk table 2" for the second one open at once). Codes are for URLs; people remember names. A
+    long display name is shortened so the whole name fits."""
+    title = registry.spec(game).title if registry.known(game) else game.capitalize()
+    rest = f"'s {'quick ' if quick else ''}{title} table" + (f" {number}" if number > 1 else "")
+    room = NAME_LENGTH - len(rest)
+    if len(owner) > room:
+        owner = owner[: room - 1].rstrip() + "…"
+    return owner + rest
+
+
+def called(table: Table) -> str:
+    """The table as a message names it: its name (every table made since names came has one)."""
+    return table.name or f"a {table.get_game_display()} table"
+
+
+def _name_for(creator: User, game: str, given: str) -> str:
+    """The name asked for (spaces tidied), else the creator's, numbered when they already have a table of
+    that name open or playing, so the lobby never lists two tables of one name by one member."""
+    name = " ".join(given.split())
+    if len(name) > NAME_LENGTH:
+        raise TableError(f"A table's name can be at most {NAME_LENGTH} characters.")
+    if name:
+        return name
+    taken = set(Table.objects.filter(created_by=creator, status__in=[Table.Status.OPEN, Table.Status.RUNNING])
+                .values_list("name", flat=True))
+    number = 1
+    while (name := table_name(owner=creator.shown_name, game=game, number=number)) in taken:
+        number += 1
+    return name
 
 
 def _config(game: str, players: int, options: Mapping[str, Any] | None) -> Config:
@@ -49,9 +83,10 @@ def create_table(
     fill_with_bots: bool = False,
     bot_speed: str | None = None,
     grace_seconds: int = 15,
+    name: str = "",
 ) -> Table:
     """A new table with the creator in seat 0; with `fill_with_bots` the match starts at once. `bot_speed`
-    None: the club's default (TABLE_BOT_SPEED)."""
+    None: the club's default (TABLE_BOT_SPEED). No `name`: the creator's ("Alice's Hawk table")."""
     config = _config(game, players, options)
     low, high = TURN_SECONDS_RANGE
     if not low <= turn_seconds <= high:
@@ -65,6 +100,7 @@ def create_table(
         ensure_free_to_sit(creator)
         table = Table.objects.create(
             game=game,
+            name=_name_for(creator, game, name),
             seat_count=config.players,
             options=dict(config.options),
             private=private,
@@ -255,9 +291,7 @@ def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_o
             subject = who(user_id)
             then = ("finish there or leave that table first." if subject == "You are"
                     else "this table can start once they have finished or left there.")
-            raise NotAllowed(
-                f"{subject} already playing at {found.table.get_game_display()} table {found.table.code}; {then}"
-            )
+            raise NotAllowed(f"{subject} already playing at {called(found.table)}; {then}")
         if waiting and not waiting_ok:
             request = QueueRequest.objects.filter(user_id=user_id, state=QueueRequest.State.WAITING).first()
             raise NotAllowed(
@@ -266,10 +300,8 @@ def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_o
         if open_seat and refuse_open_seat:
             opened = Seat.objects.filter(user_id=user_id, table__status=Table.Status.OPEN)
             found = opened.select_related("table").first()
-            raise NotAllowed(
-                f"You have a seat at the open {found.table.get_game_display()} table {found.table.code}; "
-                "leave it before you ask for quick play."
-            )
+            raise NotAllowed(f"You have a seat at {called(found.table)}, which is still open; "
+                             "leave it before you ask for quick play.")
 
 
 def create_full_table(
@@ -285,7 +317,8 @@ def create_full_table(
 ) -> Table:
     """A table with every seat taken at once: `members` in seats 0, 1, ... in the order given, then
     `bots` bots; the match starts at once. Quick play forms its tables here (`from_queue`: the
-    members' waiting requests are the ones being matched, so waiting does not count against them)."""
+    members' waiting requests are the ones being matched, so waiting does not count against them).
+    No `name`: the first member's, as if they had made it."""
     config = _config(game, players, options)
     if not members or len(members) + bots != config.players:
         raise TableError(f"A {config.players}-player table needs {config.players} players, members and bots.")
@@ -294,7 +327,7 @@ def create_full_table(
     with transaction.atomic():
         _ensure_all_free(members, waiting_ok=from_queue)
         table = Table.objects.create(
-            game=game, name=name, seat_count=config.players, options=dict(config.options),
+            game=game, name=_name_for(members[0], game, name), seat_count=config.players, options=dict(config.options),
             turn_seconds=turn_seconds, created_by=members[0],
         )
         now = timezone.now()

@@ -37,14 +37,18 @@ from rules.engine.errors import ConfigError
 from tables.models import QueueRequest, Table
 from tables.play.push import batched
 from tables.play.services.errors import NotAllowed, TableError
-from tables.play.services.tables import commitments, create_full_table, ensure_free_to_sit
+from tables.play.services.tables import called, commitments, create_full_table, ensure_free_to_sit, table_name
 from tables.quickplay import push
 
 EXPIRES_AFTER = timedelta(minutes=10)
 BOTS_AFTER_RANGE = (10, 540)  # seconds; a bot table must come before the request expires
 TURN_SECONDS = 60
-TABLE_NAME = "Quick play"
 _LOCK_NAMESPACE = 0x51C7  # the first key of pg_advisory_xact_lock(int, int); the second is the game
+
+
+def quick_table_name(first: User, game: str) -> str:
+    """"Alice's quick Hawk table": named for the member who asked first, and saying it was quick play's."""
+    return table_name(owner=first.shown_name, game=game, quick=True)
 
 
 def bands(game: str) -> tuple[Band, ...]:
@@ -332,11 +336,12 @@ def _seat(spec: GameSpec, kind: Kind, group: list[QueueRequest], *, bots: int, n
     """Form the table and mark the requests matched (each must still be waiting); tell each member.
     False (and nothing changed) when a member turns out to be playing elsewhere already."""
     users = User.objects.in_bulk([r.user_id for r in group])  # only now: most passes seat nobody
+    members = [users[r.user_id] for r in group]
     try:
         table = create_full_table(
-            game=spec.key, players=kind.players, members=[users[r.user_id] for r in group], bots=bots,
-            from_queue=True,
-            options=table_options(spec.key, kind, group[0].options), turn_seconds=TURN_SECONDS, name=TABLE_NAME,
+            game=spec.key, players=kind.players, members=members, bots=bots, from_queue=True,
+            options=table_options(spec.key, kind, group[0].options), turn_seconds=TURN_SECONDS,
+            name=quick_table_name(members[0], spec.key),
         )
     except NotAllowed:
         return False
@@ -347,7 +352,7 @@ def _seat(spec: GameSpec, kind: Kind, group: list[QueueRequest], *, bots: int, n
     if changed != len(ids):  # cannot happen under the game lock; never seat anyone on a doubt
         raise RuntimeError("a quick-play request changed while its game was locked")
     for request in group:
-        push.table_ready(user_id=request.user_id, table_code=table.code, game=table.game)
+        push.table_ready(user_id=request.user_id, table_code=table.code, game=table.game, name=table.name)
         report.matched[request.pk] = table
     report.tables.append(table)
     return True
@@ -396,7 +401,7 @@ def _expire_members_own(user: User) -> bool:
 def _nothing_to_cancel(user: User) -> TableError:
     last = QueueRequest.objects.filter(user=user).order_by("-created_at", "-id").first()
     if last is not None and last.state == QueueRequest.State.MATCHED and last.table is not None:
-        return NotAllowed(f"Too late to cancel: you are seated at table {last.table.code}.")
+        return NotAllowed(f"Too late to cancel: you are seated at {called(last.table)}.")
     return TableError("You are not waiting in quick play.")
 
 

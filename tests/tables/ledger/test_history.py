@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import escape
 
 import pytest
 from django.test import Client
@@ -41,9 +42,9 @@ def test_my_history_lists_my_rounds_with_money_in_dollars_and_a_running_balance(
     page = client_for(ann).get(reverse("my_history")).content.decode()
     mine = LedgerEntry.objects.get(member=ann)
     amount = f"{'-' if mine.amount < 0 else '+'}${abs(mine.amount) / 100:.2f}" if mine.amount else "$0.00"
-    assert f"Table {shared.code}, round 1" in page
+    assert f"{escape(shared.name)}, round 1" in page  # by its name, "Ann's Sheepshead table"
     assert amount in page
-    assert alone.code not in page
+    assert escape(alone.name) not in page
     assert reverse("round_replay", args=[mine.round_id]) in page
     assert reverse("fair_deal", args=[mine.round_id]) in page
     assert 'data-game="sheepshead"' in page and 'data-game="hawsker"' in page
@@ -52,8 +53,10 @@ def test_my_history_lists_my_rounds_with_money_in_dollars_and_a_running_balance(
 def test_my_history_filters_by_game_and_period(two_tables) -> None:
     ann = two_tables[0]
     client = client_for(ann)
-    assert "Table " not in client.get(reverse("my_history"), {"game": "hawk"}).content.decode()
-    assert "Table " not in client.get(reverse("my_history"), {"start": "2999-01-01"}).content.decode()
+    shared = escape(two_tables[3].name)
+    assert shared in client.get(reverse("my_history")).content.decode()
+    assert shared not in client.get(reverse("my_history"), {"game": "hawk"}).content.decode()
+    assert shared not in client.get(reverse("my_history"), {"start": "2999-01-01"}).content.decode()
     bad = client.get(reverse("my_history"), {"start": "2020-02-02", "end": "2020-01-01"}).content.decode()
     assert "ends before it starts" in bad
 
@@ -161,15 +164,15 @@ def test_admin_filters_by_game_member_and_date_and_exports_rounds(two_tables, ma
     client = client_for(boss)
     by_game = client.get(reverse("admin:tables_round_changelist"), {"match__table__game__exact": "hawk"})
     listed = by_game.content.decode()
-    assert str(Round.objects.get(match__table=alone, number=1)) in listed
-    assert str(Round.objects.get(match__table=shared, number=1)) not in listed
+    assert escape(str(Round.objects.get(match__table=alone, number=1))) in listed
+    assert escape(str(Round.objects.get(match__table=shared, number=1))) not in listed
     by_member = client.get(reverse("admin:tables_ledgerentry_changelist"), {"member": str(cat.pk)}).content.decode()
     results = by_member.split('id="result_list"', 1)[1].split("</table>", 1)[0]
     assert "Ann" not in results and "cat" in results
     rows = client.get(reverse("admin:tables_round_changelist"), {"member": str(ann.pk)}).content.decode()
     rows = rows.split('id="result_list"', 1)[1].split("</table>", 1)[0]
-    assert str(Round.objects.get(match__table=shared, number=1)) in rows
-    assert str(Round.objects.get(match__table=alone, number=1)) not in rows
+    assert escape(str(Round.objects.get(match__table=shared, number=1))) in rows
+    assert escape(str(Round.objects.get(match__table=alone, number=1))) not in rows
     today = Round.objects.first().started_at
     dated = client.get(reverse("admin:tables_move_changelist"), {
         "created_at__year": today.year, "created_at__month": today.month, "member": str(ann.pk)})

@@ -6,6 +6,7 @@ with the message. Nothing changes."""
 from __future__ import annotations
 
 import re
+from html import escape
 
 import pytest
 from django.urls import reverse
@@ -17,7 +18,7 @@ from tests.tables.helpers import client_for, full_table, new_table_data
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-PLAYING = "already playing at Hawsker table"
+PLAYING = escape("already playing at alice's Hawsker table")  # the table's name, as the page writes it
 
 
 @pytest.fixture

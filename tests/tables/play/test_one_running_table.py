@@ -37,7 +37,7 @@ def test_a_member_seated_at_two_open_tables_plays_at_the_first_that_fills_only(m
     first.refresh_from_db()
     assert first.status == Table.Status.RUNNING
     before = state_of(second)
-    with pytest.raises(TableError, match=f"Alice is already playing at Puskiyon table {first.code}"):
+    with pytest.raises(TableError, match=f"Alice is already playing at {first.name};"):
         join_table(table_id=second.pk, user=erin)
     assert state_of(second) == before  # still open, erin not seated, nothing dealt
     assert before[0] == Table.Status.OPEN
@@ -60,7 +60,7 @@ def test_a_bot_in_the_last_seat_does_not_start_a_table_while_its_member_plays_el
     assert playing.status == Table.Status.RUNNING
     before = state_of(waiting)
     for adder, who in ((alice, "You are"), (bob, "alice is")):
-        with pytest.raises(TableError, match=f"{who} already playing at Hawsker table {playing.code}"):
+        with pytest.raises(TableError, match=f"{who} already playing at {playing.name};"):
             add_bot(table_id=waiting.pk, user=adder)
         assert state_of(waiting) == before
     assert running_seats(alice) == [playing.pk]

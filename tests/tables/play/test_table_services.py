@@ -221,8 +221,8 @@ def test_the_next_round_comes_when_all_are_ready_or_after_the_pause(make_member)
     play.ready_for_next_round(table_id=table.pk, user=alice, expected_version=table.version)
     assert current_round(table).number == 1  # bob is not ready yet
     table.refresh_from_db()
-    with pytest.raises(StaleVersion):
-        play.ready_for_next_round(table_id=table.pk, user=bob, expected_version=table.version - 1)
+    with pytest.raises(StaleVersion):  # a board from before the round's last move
+        play.ready_for_next_round(table_id=table.pk, user=bob, expected_version=table.played_version - 1)
     play.ready_for_next_round(table_id=table.pk, user=bob, expected_version=table.version)
     assert current_round(table).number == 2
     finish_round(table, {0: alice, 1: bob}, rng)

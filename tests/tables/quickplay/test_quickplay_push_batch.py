@@ -68,7 +68,8 @@ def test_a_sweep_forming_many_tables_tells_every_member_and_the_lobby_once(make_
     got = {member.username: drain(layer, sockets[member.pk]) for member in members}
     untold = [member.username for member in members
               if [m for m in got[member.username] if m["type"] == "user.notice"]
-              != [{"type": "user.notice", "kind": "table_ready", "table": table_of[member.pk].code, "game": "hawsker"}]]
+              != [{"type": "user.notice", "kind": "table_ready", "table": table_of[member.pk].code, "game": "hawsker",
+                   "name": table_of[member.pk].name}]]
     assert untold == []
     assert {name: [m["type"] for m in messages].count("lobby.changed") for name, messages in got.items()} == {
         member.username: 1 for member in members}

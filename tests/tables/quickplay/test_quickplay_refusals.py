@@ -6,6 +6,7 @@ comes back whole with the message. Either way nothing is asked for or cancelled.
 from __future__ import annotations
 
 import re
+from html import escape
 
 import pytest
 from django.test import Client
@@ -18,7 +19,7 @@ from tests.tables.helpers import client_for, full_table
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-PLAYING = "already playing at Hawsker table"
+PLAYING = escape("already playing at alice's Hawsker table")  # the table's name, as the page writes it
 
 
 def alert_text(html: str) -> str:

@@ -38,7 +38,7 @@ def test_the_request_that_completes_a_table_seats_everyone_in_the_order_they_ask
     assert seated(table) == ["alice", "bob"]
     first.refresh_from_db()
     assert first.state == W.MATCHED and first.table == table and first.ended_at is not None
-    assert table.options == {"short": False} and table.name == matchmaking.TABLE_NAME
+    assert table.options == {"short": False} and table.name == "alice's quick Hawsker table"
 
 
 def test_many_requests_pair_off_first_come_first_seated(make_member) -> None:
@@ -175,7 +175,7 @@ def test_the_database_itself_refuses_a_second_waiting_request(make_member) -> No
 def test_one_running_table_at_a_time(make_member) -> None:
     alice, bob, carol = make_member("alice"), make_member("bob"), make_member("carol")
     table = full_table("hawsker", [alice, bob])
-    with pytest.raises(NotAllowed, match=f"already playing at Hawsker table {table.code}"):
+    with pytest.raises(NotAllowed, match="already playing at alice's Hawsker table;"):
         enqueue(user=alice, game="hawk")
     with pytest.raises(NotAllowed, match="already playing"):
         create_table(creator=alice, game="hawk", players=4)
@@ -203,7 +203,7 @@ def test_waiting_members_cannot_sit_down_elsewhere_and_seated_members_cannot_que
         join_table(table_id=open_table.pk, user=alice)
     with pytest.raises(NotAllowed, match="cancel that request first"):
         create_table(creator=alice, game="hawk", players=4)
-    with pytest.raises(NotAllowed, match="open Hawk table"):
+    with pytest.raises(NotAllowed, match="seat at bob's Hawk table, which is still open"):
         enqueue(user=bob, game="hawsker")
     cancel(user=alice)
     join_table(table_id=open_table.pk, user=alice)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import escape
 
 import pytest
 from django.test import Client
@@ -77,7 +78,7 @@ def test_a_refusal_from_the_service_is_shown_in_the_panel(make_member) -> None:
     table = full_table("hawsker", [alice, bob])
     answer = client_for(alice).post(reverse("quick_join"), {"game": "hawk", "players": "any"}, **HTMX)
     assert answer.status_code == 403
-    assert f"already playing at Hawsker table {table.code}" in answer.content.decode()
+    assert escape(f"already playing at {table.name};") in answer.content.decode()
     assert QueueRequest.objects.count() == 0
 
 
