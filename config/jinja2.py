@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from jinja2 import ChainableUndefined, Environment, Undefined
 
+from tables.play import templatetags
 from tables.play.templatetags import at, card_face, dollars, money, points, seat_name
 
 
@@ -23,6 +24,9 @@ def environment(**options: Any) -> Environment:
     env = Environment(**{**options, "undefined": ChainableUndefined})
     env.globals.update(url=url, card_face=card_face)
     env.filters.update(money=money, dollars=dollars, points=points, seat_name=seat_name, at=at, capfirst=capfirst)
+    # Suits and cards in words and symbols, and each game's card-order key (rules.card_order).
+    env.globals.update(card_order=templatetags.card_order)
+    env.filters.update(suit_said=templatetags.suit_said, card_said=templatetags.card_said)
     # `x is none` holds for a missing value too, as `x is None` does in Django's templates.
     env.tests["none"] = lambda value: value is None or isinstance(value, Undefined)
     return env

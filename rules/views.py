@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from rules.card_order import key_for
 from rules.engine import registry
 
 
@@ -20,4 +21,5 @@ def game(request: HttpRequest, key: str) -> HttpResponse:
         raise Http404("The club plays no such game.")
     spec = registry.spec(key)
     # A game's own page tells its rules in words; a game without one still gets the generic page from its spec.
-    return render(request, [f"rules/{key}.html", "rules/page.html"], {"spec": spec, "specs": registry.all_specs()})
+    context = {"spec": spec, "specs": registry.all_specs(), "card_order": key_for(key)}
+    return render(request, [f"rules/{key}.html", "rules/page.html"], context)

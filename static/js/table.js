@@ -92,4 +92,158 @@
   }
   setInterval(tick, 250);
   document.addEventListener("htmx:afterSettle", tick);
+
+  // Keyboard and screen readers. The board is swapped whole (the answer to a move, the socket's pushes), and the
+  // element that had the focus goes with it: the browser would start again at the top of the page. So where the
+  // member was in the board is remembered, and the focus goes back into the new board: to the same move if it is
+  // still there, else to the first card they may play (or move button), else to their hand or the prompt.
+  var focusInBoard = null; // the element focused in the board, described ({move, tag, text}); null: elsewhere
+  var byKeyboard = false; // the member's latest input was a key (then a focus moved out of sight is scrolled to)
+  var PLAYABLE = "[data-move]:not([disabled])";
+
+  function describe(el) {
+    return { move: el.getAttribute("data-move"), tag: el.tagName, text: (el.textContent || "").trim() };
+  }
+
+  document.addEventListener("keydown", function () { byKeyboard = true; }, true);
+  document.addEventListener("pointerdown", function () { byKeyboard = false; }, true);
+
+  document.addEventListener("focusin", function (evt) {
+    var board = document.getElementById("board");
+    focusInBoard = board && board.contains(evt.target) ? describe(evt.target) : null;
+  });
+
+  // Nothing focused afterwards while the element is still in the page: the member clicked somewhere else, and a
+  // later board leaves the focus alone. (An element swapped away is no longer in the page: that is ours to mend.)
+  document.addEventListener("focusout", function (evt) {
+    if (evt.relatedTarget) return; // focusin has the new place
+    var left = evt.target;
+    setTimeout(function () {
+      var now = document.activeElement;
+      if (left.isConnected && (!now || now === document.body)) focusInBoard = null;
+    }, 0);
+  });
+
+  function sameAs(board, was) {
+    if (was.move) {
+      var moves = board.querySelectorAll(PLAYABLE);
+      for (var i = 0; i < moves.length; i++) if (moves[i].getAttribute("data-move") === was.move) return moves[i];
+      return null;
+    }
+    if (!/^(BUTTON|A|SUMMARY)$/.test(was.tag)) return null;
+    var candidates = board.querySelectorAll(was.tag);
+    for (var j = 0; j < candidates.length; j++) {
+      if (!candidates[j].disabled && (candidates[j].textContent || "").trim() === was.text) return candidates[j];
+    }
+    return null;
+  }
+
+  function focusTarget(board, was) {
+    var el = sameAs(board, was) || board.querySelector(".hand " + PLAYABLE) || board.querySelector(".moves " + PLAYABLE);
+    if (el) return el;
+    el = board.querySelector(".hand") || board.querySelector(".prompt") || board;
+    if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1"); // focusable by script, not a Tab stop
+    return el;
+  }
+
+  function restoreFocus(board) {
+    var was = focusInBoard;
+    if (!was) return;
+    var active = document.activeElement;
+    if (active && active !== document.body) return; // still (or already) somewhere: leave it there
+    var el = focusTarget(board, was);
+    el.focus({ preventScroll: true });
+    if (byKeyboard && el.getBoundingClientRect) {
+      var box = el.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) el.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  // The one live region (#announcer, outside the board): what is new since the board before, in a line or two:
+  // the move log's new lines, then "Your turn" with the prompt when it has just become the member's turn, a
+  // timeout, the round's result, a table that closed. Never the whole board, and nothing at page load (the page
+  // itself says all that).
+  var heard = null; // what the board said when the announcer last looked
+
+  function textOf(board, selector) {
+    var el = board.querySelector(selector);
+    return el ? (el.textContent || "").replace(/\s+/g, " ").trim() : "";
+  }
+
+  function heardFrom(board) {
+    var items = board.querySelectorAll(".move-log .log-lines li");
+    var lines = [];
+    for (var i = 0; i < items.length; i++) lines.push((items[i].textContent || "").replace(/\s+/g, " ").trim());
+    return {
+      lines: lines,
+      myTurn: board.classList.contains("my-turn"),
+      prompt: textOf(board, ".prompt"),
+      timeout: textOf(board, ".timeout"),
+      result: textOf(board, ".result h2"),
+      closed: [textOf(board, ".closed-notice h2"), textOf(board, ".closed-notice p")].filter(Boolean).join(". ")
+    };
+  }
+
+  function newLines(before, after) {
+    var same = before.length <= after.length;
+    for (var i = 0; same && i < before.length; i++) same = before[i] === after[i];
+    if (same) return after.slice(before.length).slice(-3); // a few at most: the newest matter
+    return after.length ? after.slice(-1) : []; // another round's log
+  }
+
+  function announce(board) {
+    var was = heard;
+    var now = heardFrom(board);
+    heard = now;
+    if (!was) return;
+    var say = newLines(was.lines, now.lines).map(function (text) { return ["log", text]; });
+    if (now.timeout && now.timeout !== was.timeout) say.push(["timeout", now.timeout]);
+    if (now.result && now.result !== was.result) say.push(["result", now.result + "."]);
+    if (now.closed && now.closed !== was.closed) say.push(["closed", now.closed]);
+    if (now.myTurn && !was.myTurn) {
+      say.push(["turn", /^your turn/i.test(now.prompt) ? now.prompt : "Your turn: " + now.prompt]);
+    }
+    var box = document.getElementById("announcer");
+    if (!box || !say.length) return;
+    var line = document.createElement("p"); // a new node each time: the same words twice are read twice
+    say.forEach(function (part, i) {
+      var span = document.createElement("span");
+      span.setAttribute("data-said", part[0]); // what kind of news (browser tests read them one by one)
+      span.textContent = part[1];
+      if (i) line.appendChild(document.createTextNode(" "));
+      line.appendChild(span);
+    });
+    box.replaceChildren(line);
+  }
+
+  // A new board has come in (the page's own, a move's answer, a push) and its buttons are enabled (the listener
+  // above ran first): say what changed and put the focus back.
+  document.addEventListener("htmx:load", function (evt) {
+    var board = document.getElementById("board");
+    var root = evt.target;
+    if (!board || !root || !(root === board || (root.contains && root.contains(board)))) return;
+    reopenDetails(board);
+    announce(board);
+    restoreFocus(board);
+  });
+
+  // What the member unfolded (the score sheet, the card order, the house rules) stays unfolded when the next
+  // board replaces this one: each fold is known by its class, and the new board's are opened to match.
+  var unfolded = null;
+  function noteUnfolded() {
+    var board = document.getElementById("board");
+    if (!board) return;
+    unfolded = {};
+    board.querySelectorAll("details").forEach(function (fold) {
+      unfolded[fold.className] = fold.open;
+    });
+  }
+  document.addEventListener("htmx:oobBeforeSwap", noteUnfolded);
+  document.addEventListener("htmx:beforeSwap", noteUnfolded);
+  function reopenDetails(board) {
+    if (!unfolded) return;
+    board.querySelectorAll("details").forEach(function (fold) {
+      if (Object.prototype.hasOwnProperty.call(unfolded, fold.className)) fold.open = unfolded[fold.className];
+    });
+  }
 })();

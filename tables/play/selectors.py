@@ -54,6 +54,7 @@ class SeatLine:
     dealer: bool = False
     presence: str = ""  # "online", "offline" or "bot" ("" for an empty seat): the board's data-presence
     bot_plays: bool = False  # the bot plays this seat now: a bot's, one its member left, or offline past the grace
+    spot: str = "b"  # where the seat sits around the felt, as the viewer sees it (seat_spots)
 
     @property
     def presence_text(self) -> str:
@@ -81,11 +82,22 @@ class LastTrick:
     taker: str
     count: str  # "12 points", "7 pips"
     on_table: bool  # the current trick is empty: the taken one is still what the table shows
+    seats: tuple[int, ...] = ()  # who played each card, by position (in the order of `plays`)
+    taker_seat: int | None = None
 
     @property
     def line(self) -> str:
         cards = ", ".join(move_log.with_suits(card_text) for _who, card_text in self.plays)
         return f"Last trick to {self.taker} ({self.count}): {cards}"
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One finished round on the score sheet: each seat's result and its running total after the round."""
+
+    round: int
+    deltas: list[int]
+    totals: list[int]
 
 
 @dataclass
@@ -108,11 +120,23 @@ class Board:
     log: list[LogLine] = field(default_factory=list)
     last_trick: LastTrick | None = None
     bot_acting: bool = False  # the seat to act is played by the bot: no turn countdown
+    pile_by: str = ""  # who laid the pile's top card (Hawsker, Puskiyon), when the board knows it
     others_present: bool = False  # another member still sits at the table (not left)
+    sheet: list[SheetRow] = field(default_factory=list)  # the match's finished rounds, oldest first
 
     @property
     def version(self) -> int:
         return self.table.version
+
+    @property
+    def ring(self) -> str:
+        """The felt's class for its number of seats (static/css/club.css lays the seats out by spot)."""
+        return f"of-{len(self.seats)}"
+
+    @cached_property
+    def spots(self) -> dict[int, str]:
+        """Each position's spot around the felt: a card played by a seat lies in front of it."""
+        return {line.position: line.spot for line in self.seats}
 
     @property
     def closed_by_itself(self) -> bool:
@@ -311,7 +335,59 @@ def last_trick_of(view: dict[str, Any], names: list[str]) -> LastTrick | None:
         return names[position] if 0 <= position < len(names) else f"seat {position}"
 
     return LastTrick(plays=[(who(play["seat"]), play["card"]) for play in last["cards"]], taker=who(last["winner"]),
-                     count=count, on_table=not view.get("trick"))
+                     count=count, on_table=not view.get("trick"), seats=tuple(play["seat"] for play in last["cards"]),
+                     taker_seat=last["winner"])
+
+
+# Spots around the felt, clockwise from the bottom (the viewer): the player after them sits at their left, as at a
+# real card table. b: bottom, l: left, t: top, r: right, and the corners between (bl, tl, tr, br).
+SPOTS: dict[int, tuple[str, ...]] = {
+    1: ("b",),
+    2: ("b", "t"),
+    3: ("b", "l", "r"),
+    4: ("b", "l", "t", "r"),
+    5: ("b", "l", "tl", "tr", "r"),
+    6: ("b", "l", "tl", "t", "tr", "r"),
+    7: ("b", "bl", "l", "tl", "tr", "r", "br"),
+    8: ("b", "bl", "l", "tl", "t", "tr", "r", "br"),
+}
+
+
+def seat_spots(count: int, bottom: int) -> list[str]:
+    """The spot of each position 0..count-1 when `bottom` (the viewer's seat; seat 0 for a spectator) sits at the
+    bottom and the others follow in playing order around the felt."""
+    ring = SPOTS[min(max(count, 1), len(SPOTS))]
+    return [ring[(position - bottom) % count] if (position - bottom) % count < len(ring) else "t"
+            for position in range(count)]
+
+
+def pile_player(view: dict[str, Any], log: list[dict[str, Any]]) -> int | None:
+    """The seat that laid the pile's top card: Hawsker's last play, if it holds the top card; Puskiyon's newest
+    public log line that played it (the round's first top card was turned up from the stock: nobody)."""
+    top = view.get("top")
+    if not top:
+        return None
+    plays = view.get("plays")
+    if plays:
+        newest = plays[-1]
+        return newest["seat"] if top in newest.get("cards", []) else None
+    for line in reversed(log):
+        if line.get("seat") is not None and re.search(rf"\bplayed {re.escape(top)}\b", line.get("text") or ""):
+            return int(line["seat"])
+    return None
+
+
+def score_sheet(match: Match) -> list[SheetRow]:
+    """The match's score sheet with running totals, from the sheet the match row carries (Live._finish_round
+    writes it as each round ends), so no round is read. Only finished rounds are on it: their results are public;
+    a voided round has no result and no row. The last totals are the match's totals the seats show."""
+    rows = []
+    totals: list[int] = []
+    for entry in match.sheet or []:
+        deltas = [int(delta) for delta in entry["deltas"]]
+        totals = [t + d for t, d in zip(totals or [0] * len(deltas), deltas, strict=True)]
+        rows.append(SheetRow(round=int(entry["round"]), deltas=deltas, totals=totals))
+    return rows
 
 
 def board_for(table: Table, user: User, *, now: datetime | None = None) -> Board:
@@ -328,11 +404,13 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
     spec = registry.spec(table.game)
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     lines = []
+    spots = seat_spots(len(seats), mine.position if mine is not None else 0)
     for s in seats:
         presence, bot_plays = presence_of(s, table, now)
         lines.append(SeatLine(position=s.position, name=seat_label(s), is_bot=s.is_bot, away=s.away,
                               is_me=mine is not None and s.pk == mine.pk, empty=s.empty, ready=s.ready,
-                              presence=presence, bot_plays=bot_plays))
+                              presence=presence, bot_plays=bot_plays,
+                              spot=spots[s.position] if 0 <= s.position < len(spots) else "t"))
     board = Board(
         table=table, spec=spec, my_seat=mine, unit=spec.unit, seats=lines,
         options=describe_options(spec, table.options),
@@ -343,6 +421,7 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
     if match is None:
         return board
     board.match = match
+    board.sheet = score_sheet(match)
     board.round = current
     totals = match.state.get("totals", [])
     dealer = match.state.get("dealer")
@@ -354,7 +433,7 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
     if mine is not None and (mine.away or table.status != Table.Status.RUNNING):
         view = {**view, "legal": []}
     names = [line.name for line in board.seats]
-    view = {**view, "prompt": name_seats(view.get("prompt", ""), names),
+    view = {**view, "prompt": name_seats(move_log.with_suits(view.get("prompt", "")), names),
             "last": name_seats(move_log.with_suits(view.get("last", "")), names)}
     board.view = view
     if current.over and current.result:
@@ -377,6 +456,8 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
         board.bot_acting = acting.bot_plays
     board.log = log_lines(current, seat_number, names, {s.position for s in seats if s.user_id is not None})
     board.last_trick = last_trick_of(view, names)
+    laid_by = pile_player(view, current.log or [])
+    board.pile_by = names[laid_by] if laid_by is not None and 0 <= laid_by < len(names) else ""
     legal = list(view.get("legal") or [])
     by_card: dict[str, str] = {}
     for text in legal:

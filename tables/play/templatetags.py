@@ -7,6 +7,8 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 
+from rules.card_order import KeyLine, key_for
+from rules.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from tables.play.amounts import points_text
 from tables.play.selectors import face
 
@@ -21,6 +23,38 @@ def card_face(text: str) -> str:
         '<span>{}</span><span class="suit" aria-hidden="true">{}</span></span>',
         " red" if c.red else "", c.name, c.name, c.rank, c.symbol,
     )
+
+
+_SUIT_BY_WORD = {word: letter for letter, word in SUIT_NAMES.items()}
+
+
+@register.filter
+def suit_said(suit: str | None) -> str:
+    """A suit in a facts line, from an engine's letter ("S") or word ("spades"): "♠ spades", the symbol for the
+    eye (hidden from screen readers, which read the word) and the word for everyone. A word that is no suit
+    (Sheepshead's "trump") stays as it is."""
+    if not suit:
+        return ""
+    letter = suit if suit in SUIT_NAMES else _SUIT_BY_WORD.get(suit)
+    if letter is None:
+        return suit
+    return format_html('<span class="suit-mark{}" aria-hidden="true">{}</span> {}',
+                       " red" if letter in "DH" else "", SUIT_SYMBOLS[letter], SUIT_NAMES[letter])
+
+
+@register.filter
+def card_said(text: str) -> str:
+    """A card named in a line of text: "7♥" for the eye, "7 of hearts" for screen readers (which would read the
+    symbol as "black heart suit")."""
+    c = face(text)
+    return format_html('<span class="card-said{}"><span aria-hidden="true">{}{}</span>'
+                       '<span class="sr-only">{}</span></span>', " red" if c.red else "", c.rank, c.symbol, c.name)
+
+
+@register.simple_tag
+def card_order(game: str) -> tuple[KeyLine, ...]:
+    """The game's card-order key, the same lines its rules page shows (rules.card_order)."""
+    return key_for(game)
 
 
 @register.filter
