@@ -7,8 +7,6 @@ import re
 from html import escape
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
 from tables.models import Table
@@ -16,6 +14,7 @@ from tables.play.services.errors import TableError
 from tables.play.services.tables import NAME_LENGTH, create_table, leave_table, table_name
 from tables.quickplay.rendering import render_notice
 from tables.quickplay.services.matchmaking import enqueue
+from tests.migrations import migrate, migrate_to_latest
 from tests.tables.helpers import client_for, full_table
 
 pytestmark = pytest.mark.django_db
@@ -115,12 +114,6 @@ def test_history_names_the_table(make_member) -> None:
 def test_the_migration_names_the_tables_made_before_names() -> None:
     before, after = [("tables", "0011_match_sheet"), ("accounts", "0001_initial")], [("tables", "0012_table_names")]
 
-    def migrate(targets):
-        executor = MigrationExecutor(connection)
-        executor.loader.build_graph()
-        executor.migrate(targets)
-        return executor.loader.project_state(targets).apps
-
     try:
         apps = migrate(before)
         User, Table, Seat = (apps.get_model("accounts", "User"), apps.get_model("tables", "Table"),
@@ -144,9 +137,7 @@ def test_the_migration_names_the_tables_made_before_names() -> None:
         Table = apps.get_model("tables", "Table")
         names = {key: Table.objects.get(code=table.code).name for key, table in made.items()}
     finally:
-        executor = MigrationExecutor(connection)
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_to_latest()
     assert names == {
         "old": "Ann's Hawk table",
         "open": "Ann's Hawk table",

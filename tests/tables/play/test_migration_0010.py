@@ -3,30 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-pytestmark = pytest.mark.django_db(transaction=True)
+from tests.migrations import latest_schema_after, migrate  # noqa: F401  (the fixture)
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("latest_schema_after")]
 
 BEFORE = [("tables", "0009_table_life"), ("accounts", "0001_initial")]
 AFTER = [("tables", "0010_running_tables_join_the_clock")]
-
-
-@pytest.fixture(autouse=True)
-def _latest_schema_after():
-    """The other tests share this database: it goes back to every app's newest migration."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_running_tables_get_a_due_time_and_their_members_a_first_look() -> None:

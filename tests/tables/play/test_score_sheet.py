@@ -12,14 +12,13 @@ import re
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.template import engines
 from django.urls import reverse
 
 from tables.models import Match, Round, Table
 from tables.play.selectors import Board, board_for, board_from, score_sheet, snapshot_of
 from tables.play.services.admin_actions import void_round
+from tests.migrations import latest_schema_after, migrate  # noqa: F401  (the fixture)
 from tests.tables.helpers import client_for, current_round, play_one
 from tests.tables.ledger_support import finished_table, next_round, play_until_round_over
 
@@ -156,24 +155,8 @@ BEFORE = [("tables", "0010_running_tables_join_the_clock"), ("accounts", "0001_i
 AFTER = [("tables", "0011_match_sheet")]
 
 
-@pytest.fixture
-def _latest_schema_after():
-    """The other tests share this database: it goes back to every app's newest migration."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("_latest_schema_after")
+@pytest.mark.usefixtures("latest_schema_after")
 def test_the_migration_fills_each_match_sheet_from_its_finished_rounds_and_goes_back() -> None:
     apps = migrate(BEFORE)
     User = apps.get_model("accounts", "User")
