@@ -52,6 +52,7 @@ class LobbyConsumer(ClubConsumer):
     quick_dirty: bool = False
     quick_mine_dirty: bool = False  # the member's own request changed: re-render their panel
     quick_waiting: bool = False  # the member's panel last showed a waiting request
+    left: bool = False  # `leave` has run
     quick_event_at: float = 0.0  # time.monotonic() of the latest queue event
     quick_timer_at: datetime | None = None
 
@@ -74,8 +75,12 @@ class LobbyConsumer(ClubConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self.stop_tasks()
-        if not self.admitted:  # anonymous, or refused over the cap: it joined nothing and was never counted
+        await self.leave()
+
+    async def leave(self) -> None:
+        if not self.admitted or self.left:  # anonymous or refused over the cap (never counted), or done already
             return
+        self.left = True
         user = self.scope["user"]
         await self.channel_layer.group_discard(push.LOBBY_GROUP, self.channel_name)
         await self.channel_layer.group_discard(push.user_group(user.pk), self.channel_name)

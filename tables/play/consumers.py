@@ -64,6 +64,9 @@ class TableConsumer(ClubConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self.stop_tasks()
+        await self.leave()
+
+    async def leave(self) -> None:
         if self.present:
             self.present = False
             try:
@@ -71,7 +74,8 @@ class TableConsumer(ClubConsumer):
             except Exception:  # its row goes stale and is swept: the member is taken for gone a little later
                 log.exception("table %s: could not record that %s closed", self.table_id, self.channel_name)
         if self.table_id is not None:
-            await self.channel_layer.group_discard(push.table_group(self.table_id), self.channel_name)
+            table_id, self.table_id = self.table_id, None
+            await self.channel_layer.group_discard(push.table_group(table_id), self.channel_name)
         await self.leave_session_groups()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

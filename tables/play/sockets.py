@@ -89,8 +89,19 @@ class ClubConsumer(AsyncWebsocketConsumer):
                     await super().__call__(scope, receive, send)
                 finally:
                     await self.stop_tasks()
+                    try:
+                        await self.leave()
+                    except Exception:
+                        log.exception("socket %s: could not leave after it ended", self.channel_name)
         finally:
             self._release_place()
+
+    async def leave(self) -> None:
+        """Undo what the socket recorded and joined (its member's presence, its groups); called by `disconnect`
+        and again however the socket ended, so it must do its work once. A browser that closes while `connect`
+        still runs makes connect's next send raise, and then no disconnect comes (seen: lobby presence rows left
+        behind, counting a member online who had gone)."""
+        await self.leave_session_groups()
 
     async def stop_tasks(self) -> None:
         tasks = [task for field in self.task_fields if (task := getattr(self, field)) is not None]
