@@ -228,20 +228,14 @@
   });
 
   // What the member unfolded (the score sheet, the card order, the house rules) stays unfolded when the next
-  // board replaces this one: each fold is known by its class, and the new board's are opened to match.
-  var unfolded = null;
-  function noteUnfolded() {
-    var board = document.getElementById("board");
-    if (!board) return;
-    unfolded = {};
-    board.querySelectorAll("details").forEach(function (fold) {
-      unfolded[fold.className] = fold.open;
-    });
-  }
-  document.addEventListener("htmx:oobBeforeSwap", noteUnfolded);
-  document.addEventListener("htmx:beforeSwap", noteUnfolded);
+  // board replaces this one: each fold is known by its class, and its state is the member's last toggle of it
+  // (read from the toggle itself, not from the board being replaced, which may be one that was never opened).
+  var unfolded = {};
+  document.addEventListener("toggle", function (evt) {
+    var fold = evt.target;
+    if (fold && fold.tagName === "DETAILS" && fold.closest("#board")) unfolded[fold.className] = fold.open;
+  }, true);
   function reopenDetails(board) {
-    if (!unfolded) return;
     board.querySelectorAll("details").forEach(function (fold) {
       if (Object.prototype.hasOwnProperty.call(unfolded, fold.className)) fold.open = unfolded[fold.className];
     });
