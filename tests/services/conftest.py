@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from channels.layers import channel_layers
 from django.conf import settings
 
 
@@ -12,6 +15,15 @@ def _real_services() -> None:
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
     assert engine == "django.db.backends.postgresql", f"services tier needs DATABASE_URL (PostgreSQL), got {engine}"
     assert layer == "channels_redis.core.RedisChannelLayer", f"services tier needs REDIS_URL, got {layer}"
+
+
+@pytest.fixture(autouse=True)
+def _channel_layer_per_test() -> Iterator[None]:
+    """Each async test runs its own event loop; a Redis layer kept from an earlier test holds locks bound to that
+    test's loop. Every test gets a layer of its own."""
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
 
 
 def database_url() -> str:

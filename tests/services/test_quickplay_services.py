@@ -12,14 +12,12 @@ import asyncio
 import http.client
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers
 from django.conf import settings
 
 from tables.models import QueueRequest, Table
@@ -39,14 +37,6 @@ from tests.tables.quickplay.test_quickplay_socket import (  # noqa: F401
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-
-@pytest.fixture(autouse=True)
-def _channel_layer_per_test() -> Iterator[None]:
-    """Each async test runs its own event loop; a Redis layer kept from an earlier test holds locks
-    bound to that test's loop. Every test here gets a layer of its own."""
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
 
 
 def patient_redis_url() -> str:

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -25,13 +24,6 @@ from tests.tables.play.test_socket_sessions import (  # noqa: F401  (the same te
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-
-@pytest.fixture(autouse=True)
-def _channel_layer_per_test() -> Iterator[None]:
-    """A Redis layer kept from an earlier test holds locks bound to that test's event loop."""
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
 
 
 @pytest.fixture

@@ -22,7 +22,6 @@ from typing import TypeVar
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers
 from django.conf import settings
 from django.db import connection, connections, transaction
 from django.db.models import Sum
@@ -45,13 +44,6 @@ T = TypeVar("T")
 CLOCK_SECONDS = "0.2"  # the servers' table clock looks this often (and at once when their own commit asks)
 PATIENCE = 20.0  # generous: the club asks for presence within 5 s, but a busy machine may be slower
 
-
-@pytest.fixture(autouse=True)
-def _channel_layer_per_test() -> Iterator[None]:
-    """A Redis layer kept from an earlier test holds locks bound to that test's event loop."""
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
 
 
 @pytest.fixture
