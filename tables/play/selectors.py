@@ -85,10 +85,6 @@ class LastTrick:
     seats: tuple[int, ...] = ()  # who played each card, by position (in the order of `plays`)
     taker_seat: int | None = None
 
-    @property
-    def line(self) -> str:
-        cards = ", ".join(move_log.with_suits(card_text) for _who, card_text in self.plays)
-        return f"Last trick to {self.taker} ({self.count}): {cards}"
 
 
 @dataclass(frozen=True)
@@ -240,11 +236,10 @@ def timeout_notice(recent: list[tuple[str, int]], names: list[str]) -> str:
     return f"Time ran out for {' and '.join(late)}; the bot played for them."
 
 
-RECENT_MOVES = 12  # enough to name everyone who timed out since the last member's move
-
-
-def recent_moves(current: Round) -> list[tuple[str, int]]:
-    return list(current.moves.order_by("-seq").values_list("actor", "seat")[:RECENT_MOVES])
+def recent_from_log(log: list[dict[str, Any]] | None) -> list[tuple[str, int]]:
+    """(actor, seat) of the round's moves, newest first, read off the round's log (each move's line keeps who made
+    it), so no board or snapshot queries the moves for it."""
+    return [(line["actor"], line["seat"]) for line in reversed(log or []) if line.get("seat") is not None]
 
 
 def seat_label(seat: Seat) -> str:
@@ -262,8 +257,7 @@ def snapshot_of(table: Table) -> TableSnapshot:
     current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
     match = current.match if current is not None else Match.objects.filter(table=table).first()
     state = registry.game(table.game).from_json(current.state) if current is not None else None
-    recent = recent_moves(current) if current is not None else []
-    return TableSnapshot(table=table, seats=seats, match=match, round=current, state=state, recent=recent)
+    return TableSnapshot(table=table, seats=seats, match=match, round=current, state=state)
 
 
 def presence_of(seat: Seat, table: Table, now: datetime) -> tuple[str, bool]:
@@ -438,7 +432,7 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
     board.view = view
     if current.over and current.result:
         board.round_text = round_headline(current.result.get("summary", {}), names)
-    board.timeout_notice = timeout_notice(snapshot.recent, names)
+    board.timeout_notice = timeout_notice(recent_from_log(current.log), names)
     counts = view.get("hand_counts") or []
     for line in board.seats:
         line.total = totals[line.position] if line.position < len(totals) else None

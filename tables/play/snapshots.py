@@ -75,15 +75,14 @@ class TableSnapshot:
     match: Match | None
     round: Round | None
     state: Any  # the engine state of `round`, parsed (None without a round)
-    recent: list[tuple[str, int]]  # (actor, seat) of the round's latest moves, newest first (at most 12)
 
     @property
     def version(self) -> int:
         return self.table.version
 
 
-def make(*, table: Table, seats: list[Seat], match: Match | None, round: Round | None, state: Any,
-         recent: list[tuple[str, int]]) -> TableSnapshot:
+def make(*, table: Table, seats: list[Seat], match: Match | None, round: Round | None,
+         state: Any) -> TableSnapshot:
     """A snapshot of copies, so nothing the caller does to its objects later shows in it, and without the
     related rows they may have picked up (a table's creator, a round's match): only what boards show."""
     held = []
@@ -93,8 +92,7 @@ def make(*, table: Table, seats: list[Seat], match: Match | None, round: Round |
         if member is not None:
             seat.user = User(pk=member.pk, username=member.username, display_name=member.display_name)
         held.append(seat)
-    return TableSnapshot(table=_bare(table), seats=held, match=_bare(match), round=_bare(round), state=state,
-                         recent=recent)
+    return TableSnapshot(table=_bare(table), seats=held, match=_bare(match), round=_bare(round), state=state)
 
 
 def _bare(row: Any) -> Any:

@@ -29,7 +29,7 @@ from rules.engine.moves import Move as EngineMove
 from rules.engine.rng import new_seed
 from tables.models import Match, Move, Round, Seat, Table, TableSocket
 from tables.play import background, move_log, pace, push, snapshots
-from tables.play.selectors import RECENT_MOVES, name_seats, recent_moves, seat_label
+from tables.play.selectors import name_seats, seat_label
 from tables.play.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError
 from tables.play.signals import round_finished
 from tables.play.snapshots import TableSnapshot
@@ -306,12 +306,8 @@ class Live:
 
     def _snapshot(self) -> TableSnapshot:
         """The table as this transaction leaves it (for every board of this version, see tables.play.snapshots)."""
-        if self.next_seq - 1 == len(self.made) or any(actor == Move.Actor.MEMBER for actor, _ in self.made):
-            recent = [*reversed(self.made)][:RECENT_MOVES]  # every move since the last member's is in hand
-        else:
-            recent = recent_moves(self.round)
         return snapshots.make(table=self.table, seats=self.seats, match=self.match, round=self.round,
-                              state=self.state, recent=recent)
+                              state=self.state)
 
     def _deadline(self) -> datetime | None:
         now = self.now
