@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+from tables.models.club import (
+    ChatMessage,
+    ChatMute,
+    Invitation,
+    MatchPlace,
+    MatchResult,
+    Rating,
+    RatingChange,
+    Season,
+)
 from tables.models.ledger import EntryIsFinal, InPersonRecord, LedgerEntry
 from tables.models.play import Match, Move, Round, Seat, Table, game_choices, new_table_code
 from tables.models.presence import Presence, TableSocket
@@ -12,3 +22,4 @@ __all__ = [
     "new_table_code",
 ]
 __all__ += ["EntryIsFinal", "InPersonRecord", "LedgerEntry"]
+__all__ += ["ChatMessage", "ChatMute", "Invitation", "MatchPlace", "MatchResult", "Rating", "RatingChange", "Season"]

@@ -1,0 +1,203 @@
+"""What the club remembers beyond the ledger: who won each match, ratings, seasons, invitations and chat.
+
+Match results and rating changes are written once, in the transaction that ends the match, and never edited:
+standings and profiles read them, and `manage.py rebuild_ratings` replays the rating changes from them.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tables.models.play import Match, Table, game_choices
+
+
+class MatchResult(models.Model):
+    """A match as it ended: played out, or cut short because its table closed (then ranked on the totals so far).
+
+    One row per match (a match that ended before its first round finished has none: nothing to rank)."""
+
+    class Ending(models.TextChoices):
+        PLAYED = "played", "played out"
+        CLOSED = "closed", "table closed"
+
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="result")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="match_results")
+    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
+    unit = models.CharField(max_length=10, help_text="cents (money) or points, as the game's ledger entries.")
+    ending = models.CharField(max_length=10, choices=Ending.choices)
+    rounds = models.PositiveIntegerField(help_text="Rounds finished and scored (voided rounds not counted).")
+    finished_at = models.DateTimeField(db_index=True)
+    rating_seq = models.PositiveIntegerField(
+        null=True, blank=True,
+        help_text="The order in which this game's ratings took the match in (rebuild_ratings replays in it).")
+
+    class Meta:
+        ordering = ["-finished_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "rating_seq"], name="one_rating_step_per_game_and_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} match at {self.table} ({self.get_ending_display()})"
+
+
+class MatchPlace(models.Model):
+    """One seat's line of a match result: who sat there (a member, or a bot), their total and their place.
+
+    `place` is 1 for the best total; seats with equal totals share a place, and `won` marks the match's
+    winners as the rules decide them (a tie for the best total shares the win)."""
+
+    result = models.ForeignKey(MatchResult, on_delete=models.CASCADE, related_name="places")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_places", null=True, blank=True)
+    bot = models.CharField(max_length=40, blank=True, help_text="The bot's rating name when a bot held the seat.")
+    total = models.IntegerField()
+    place = models.PositiveSmallIntegerField()
+    won = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["result", "place", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["result", "seat"], name="one_place_per_seat"),
+            models.CheckConstraint(condition=Q(user__isnull=True) ^ Q(bot=""), name="a_place_is_a_member_or_a_bot"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: place {self.place} of {self.result}"
+
+
+class Rating(models.Model):
+    """A player's current OpenSkill (Plackett-Luce) rating in one game: a member, or a bot by its rating name."""
+
+    game = models.CharField(max_length=20, choices=game_choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings", null=True, blank=True)
+    bot = models.CharField(max_length=40, blank=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], condition=Q(user__isnull=False),
+                                    name="one_rating_per_member_and_game"),
+            models.UniqueConstraint(fields=["game", "bot"], condition=~Q(bot=""), name="one_rating_per_bot_and_game"),
+            models.CheckConstraint(condition=Q(user__isnull=True) ^ Q(bot=""), name="a_rating_is_a_member_or_a_bot"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user or self.bot}: {self.game} {self.mu:.2f} ± {self.sigma:.2f}"
+
+
+class RatingChange(models.Model):
+    """What one match did to one player's rating: the history a profile charts and the rebuild checks."""
+
+    result = models.ForeignKey(MatchResult, on_delete=models.CASCADE, related_name="rating_changes")
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        ordering = ["result__rating_seq", "pk"]
+        constraints = [models.UniqueConstraint(fields=["result", "rating"], name="one_change_per_match_and_rating")]
+
+    def __str__(self) -> str:
+        return f"{self.rating}: {self.mu_before:.2f} to {self.mu_after:.2f}"
+
+
+class Season(models.Model):
+    """A stretch of the club's year, set by its admins; standings offer "this season" (the one holding today)."""
+
+    name = models.CharField(max_length=60)
+    starts = models.DateField()
+    ends = models.DateField()
+
+    class Meta:
+        ordering = ["-starts"]
+        constraints = [
+            models.CheckConstraint(condition=Q(ends__gte=models.F("starts")), name="a_season_ends_after_it_starts"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Invitation(models.Model):
+    """A private table's creator asks a member to sit down; the member takes the seat by the link, or declines."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "waiting for an answer"
+        ACCEPTED = "accepted", "accepted"
+        DECLINED = "declined", "declined"
+        EXPIRED = "expired", "expired"
+        WITHDRAWN = "withdrawn", "withdrawn"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    invited = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "invited"], condition=Q(status="pending"),
+                                    name="one_open_invitation_per_table_and_member"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.invited} to {self.table}"
+
+
+class ChatMessage(models.Model):
+    """A line of a table's chat (`table` set) or of the lobby's (`table` empty). Kept when staff hide it.
+
+    `spectator` marks a line written by someone not seated at the table; during a round (`round_number`, the
+    round being played when it was written) such lines are kept from the players: no coaching from the rail."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat", null=True, blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages")
+    text = models.CharField(max_length=500)
+    spectator = models.BooleanField(default=False)
+    round_number = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_hidden", null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["table", "created_at"], name="chat_by_table_and_time")]
+        constraints = [
+            models.CheckConstraint(condition=Q(hidden_at__isnull=True) | Q(hidden_by__isnull=False),
+                                   name="hidden_chat_names_who_hid_it"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """A member no longer sees another member's chat lines (in any chat)."""
+
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_muted_by")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["member", "muted"], name="one_mute_per_pair"),
+            models.CheckConstraint(condition=~Q(member=models.F("muted")), name="no_muting_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} mutes {self.muted}"
