@@ -37,7 +37,8 @@ class RecentMatch:
 
     @property
     def total_text(self) -> str:
-        return money_text(self.place.total, self.unit)
+        """Money as the ledger writes it; points as a bare number (the column says they are points)."""
+        return money_text(self.place.total, self.unit) if self.unit == "cents" else str(self.place.total)
 
 
 @dataclass
