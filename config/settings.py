@@ -185,6 +185,9 @@ TABLE_OFFLINE_CLOSE_MINUTES = env.float("TABLE_OFFLINE_CLOSE_MINUTES", default=1
 # Sockets (lobby and table together) one member may hold open in each process (0: no cap); the next is
 # accepted and closed with 4429, which htmx does not retry (see tables/play/socket_quota.py).
 SOCKETS_PER_MEMBER = env.int("SOCKETS_PER_MEMBER", default=12)
+# Matches a member (or bot) plays in a game before their rating there counts as established; until then it is
+# shown as "provisional (n of N)" (tables/ratings).
+RATING_PROVISIONAL_MATCHES = env.int("RATING_PROVISIONAL_MATCHES", default=5)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [

@@ -8,4 +8,6 @@ urlpatterns = [
     path("", include("tables.play.urls")),
     path("", include("tables.ledger.urls")),
     path("", include("tables.quickplay.urls")),
+    path("", include("tables.ratings.urls")),
+    path("", include("tables.profiles.urls")),
 ]

@@ -1,0 +1,1 @@
+"""The ratings' writes: rating a recorded match, and rebuilding every rating from the recorded matches."""
