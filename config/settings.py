@@ -97,6 +97,7 @@ TEMPLATES = [
             "libraries": {
                 "cards": "tables.play.templatetags",
                 "quickplay": "tables.quickplay.templatetags",
+                "invitations": "tables.invitations.templatetags",
             },
         },
     },
@@ -185,6 +186,8 @@ TABLE_OFFLINE_CLOSE_MINUTES = env.float("TABLE_OFFLINE_CLOSE_MINUTES", default=1
 # Sockets (lobby and table together) one member may hold open in each process (0: no cap); the next is
 # accepted and closed with 4429, which htmx does not retry (see tables/play/socket_quota.py).
 SOCKETS_PER_MEMBER = env.int("SOCKETS_PER_MEMBER", default=12)
+# How long an invitation to a private table stands (minutes) unless the table starts or closes sooner.
+INVITATION_MINUTES = env.float("INVITATION_MINUTES", default=30.0)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [

@@ -13,6 +13,7 @@ from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from tables.invitations import rendering as rendering_invitations
 from tables.lobby import rendering as rendering_lobby
 from tables.lobby.services import presence
 from tables.play import push
@@ -137,6 +138,23 @@ class LobbyConsumer(ClubConsumer):
         if html:
             await self.send(text_data=html)
         self._want_quick_refresh(mine=True)
+
+    async def invitation_notice(self, event: dict[str, Any]) -> None:
+        """An invitation for this member came, ended or was answered (perhaps in another tab): its notice at once,
+        from the event alone, then the member's list of invitations read afresh."""
+        try:
+            html = rendering_invitations.render_notice(str(event.get("kind", "")), event)
+        except Exception:
+            log.exception("lobby: could not render an invitation notice for %s", self.channel_name)
+            html = ""
+        if html:
+            await self.send(text_data=html)
+        try:
+            html = await database_sync_to_async(rendering_invitations.lobby_list_html)(self.scope["user"], oob=True)
+        except Exception:
+            log.exception("lobby: could not render the invitations of %s", self.channel_name)
+            return
+        await self.send(text_data=html)
 
     def _want_quick_refresh(self, *, mine: bool) -> None:
         self.quick_event_at = time.monotonic()
