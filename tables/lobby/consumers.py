@@ -69,7 +69,7 @@ class LobbyConsumer(ClubConsumer):
         await self.accept()
         start_process_tasks()
         count = await database_sync_to_async(presence.arrive)(user_id=user.pk, channel_name=self.channel_name)
-        quick_html, due = await database_sync_to_async(self._render_quick_on_connect)()
+        quick_html, due = await database_sync_to_async(self._render_on_connect)()
         await self._send_online(count, extra=quick_html)
         self._arm_quick_timer(due)
         self.heartbeat_task = asyncio.create_task(self._heartbeat())
@@ -192,6 +192,12 @@ class LobbyConsumer(ClubConsumer):
         user = self.scope["user"]
         status = quick_status(user, counts=counts)
         return rendering_quickplay.render_update(user, status, with_mine=True), status
+
+    def _render_on_connect(self) -> tuple[str, datetime | None]:
+        """Quick play's panel and the member's invitations as they are now (one hop to a thread for both): an
+        invitation made between the page and this socket, or while it was away, is in the list."""
+        html, due = self._render_quick_on_connect()
+        return html + rendering_invitations.lobby_list_html(self.scope["user"], oob=True), due
 
     def _render_quick_on_connect(self) -> tuple[str, datetime | None]:
         """The panel as it is now; and if quick play seated the member in the moment between their

@@ -75,3 +75,15 @@ async def test_nothing_is_pushed_for_an_invitation_that_rolled_back(members) -> 
     assert await to_bob.receive_nothing(timeout=0.5)
     await to_bob.disconnect()
 
+
+
+async def test_a_socket_that_opens_later_brings_the_invitations_made_meanwhile(members) -> None:
+    alice, bob, _ = members
+    table = await sync_to_async(private_table)(alice, game="hawk", players=4)
+    invitation = await sync_to_async(invite)(table_id=table.pk, inviter=alice, member=bob)
+    comm = communicator("/ws/lobby/", cookie=await sync_to_async(session_cookie)(bob))
+    connected, _ = await comm.connect()
+    assert connected
+    listed = await receive_until(comm, r'id="invitations"')
+    assert f'data-invitation="{invitation.pk}"' in listed and 'hx-swap-oob="true"' in listed
+    await comm.disconnect()
