@@ -12,8 +12,8 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.time_zones import member_zone
 from tables.invitations.forms import InviteForm
-from tables.invitations.selectors import of_table, open_for
-from tables.invitations.services.invitations import InvitationError, ensure_may_invite, expire_stale
+from tables.invitations.selectors import has_ended, of_table, pending_for
+from tables.invitations.services.invitations import InvitationError, ensure_may_invite, expire_stale, mark_expired
 from tables.models import Invitation, Table
 
 LOBBY = "tables/invitations/lobby.html"
@@ -23,9 +23,12 @@ NOTICE_KINDS = {"invited", "withdrawn", "table_started"}
 
 
 def lobby_context(user: User, *, error: str = "", done: str = "") -> dict[str, Any]:
-    if user.is_authenticated:
-        expire_stale(user_id=user.pk)
-    return {"invitations": open_for(user), "invitation_error": error, "invitation_done": done}
+    """The member's open invitations; those that ended unanswered are marked as they are read (one query, and an
+    UPDATE only when something ended)."""
+    pending = pending_for(user)
+    mark_expired(ids=[invitation.pk for invitation in pending if has_ended(invitation)])
+    shown = [invitation for invitation in pending if not has_ended(invitation)]
+    return {"invitations": shown, "invitation_error": error, "invitation_done": done}
 
 
 def lobby_list_html(user: User, *, oob: bool = False, error: str = "", done: str = "",

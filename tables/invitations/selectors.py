@@ -17,15 +17,22 @@ SUGGESTIONS = 6
 MIN_SUGGEST_CHARS = 2
 
 
-def open_for(user: User) -> list[Invitation]:
-    """The member's invitations that still offer a seat, newest first."""
+def pending_for(user: User) -> list[Invitation]:
+    """The member's invitations still marked pending, newest first, whether or not they have ended meanwhile (one
+    query: the lobby shows the open ones and has the ended ones marked)."""
     if not user.is_authenticated:
         return []
-    return list(
-        Invitation.objects.filter(invited=user, status=Invitation.Status.PENDING, expires_at__gt=timezone.now(),
-                                  table__status=Table.Status.OPEN)
-        .select_related("table", "invited_by").order_by("-created_at", "-pk")
-    )
+    return list(Invitation.objects.filter(invited=user, status=Invitation.Status.PENDING)
+                .select_related("table", "invited_by").order_by("-created_at", "-pk"))
+
+
+def has_ended(invitation: Invitation) -> bool:
+    return invitation.expires_at <= timezone.now() or invitation.table.status != Table.Status.OPEN
+
+
+def open_for(user: User) -> list[Invitation]:
+    """The member's invitations that still offer a seat, newest first."""
+    return [invitation for invitation in pending_for(user) if not has_ended(invitation)]
 
 
 def of_table(table: Table) -> list[Invitation]:

@@ -68,6 +68,14 @@ def expire_stale(*, table_id: int | None = None, user_id: int | None = None) -> 
     return Invitation.objects.filter(pk__in=ids, status=Status.PENDING).update(status=Status.EXPIRED, answered_at=now)
 
 
+def mark_expired(*, ids: list[int]) -> int:
+    """Mark these invitations expired, if still pending (a reader found them ended: `selectors.has_ended`)."""
+    if not ids:
+        return 0
+    return Invitation.objects.filter(pk__in=ids, status=Status.PENDING).update(
+        status=Status.EXPIRED, answered_at=timezone.now())
+
+
 def ensure_may_invite(table: Table, inviter: User) -> None:
     """The table-side rules, for the form (before a name is even looked up) and again under the table's lock."""
     if table.created_by_id != inviter.pk:
