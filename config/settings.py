@@ -97,6 +97,7 @@ TEMPLATES = [
             "libraries": {
                 "cards": "tables.play.templatetags",
                 "quickplay": "tables.quickplay.templatetags",
+                "invitations": "tables.invitations.templatetags",
             },
         },
     },
@@ -188,6 +189,9 @@ SOCKETS_PER_MEMBER = env.int("SOCKETS_PER_MEMBER", default=12)
 # Matches a member (or bot) plays in a game before their rating there counts as established; until then it is
 # shown as "provisional (n of N)" (tables/ratings).
 RATING_PROVISIONAL_MATCHES = env.int("RATING_PROVISIONAL_MATCHES", default=5)
+
+# How long an invitation to a private table stands (minutes) unless the table starts or closes sooner.
+INVITATION_MINUTES = env.float("INVITATION_MINUTES", default=30.0)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [

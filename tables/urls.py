@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("tables.quickplay.urls")),
     path("", include("tables.ratings.urls")),
     path("", include("tables.profiles.urls")),
+    path("", include("tables.invitations.urls")),
 ]

@@ -13,6 +13,7 @@ from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from tables.invitations import rendering as rendering_invitations
 from tables.lobby import rendering as rendering_lobby
 from tables.lobby.services import presence
 from tables.play import push
@@ -68,7 +69,7 @@ class LobbyConsumer(ClubConsumer):
         await self.accept()
         start_process_tasks()
         count = await database_sync_to_async(presence.arrive)(user_id=user.pk, channel_name=self.channel_name)
-        quick_html, due = await database_sync_to_async(self._render_quick_on_connect)()
+        quick_html, due = await database_sync_to_async(self._render_on_connect)()
         await self._send_online(count, extra=quick_html)
         self._arm_quick_timer(due)
         self.heartbeat_task = asyncio.create_task(self._heartbeat())
@@ -138,6 +139,23 @@ class LobbyConsumer(ClubConsumer):
             await self.send(text_data=html)
         self._want_quick_refresh(mine=True)
 
+    async def invitation_notice(self, event: dict[str, Any]) -> None:
+        """An invitation for this member came, ended or was answered (perhaps in another tab): its notice at once,
+        from the event alone, then the member's list of invitations read afresh."""
+        try:
+            html = rendering_invitations.render_notice(str(event.get("kind", "")), event)
+        except Exception:
+            log.exception("lobby: could not render an invitation notice for %s", self.channel_name)
+            html = ""
+        if html:
+            await self.send(text_data=html)
+        try:
+            html = await database_sync_to_async(rendering_invitations.lobby_list_html)(self.scope["user"], oob=True)
+        except Exception:
+            log.exception("lobby: could not render the invitations of %s", self.channel_name)
+            return
+        await self.send(text_data=html)
+
     def _want_quick_refresh(self, *, mine: bool) -> None:
         self.quick_event_at = time.monotonic()
         self.quick_dirty = True
@@ -174,6 +192,12 @@ class LobbyConsumer(ClubConsumer):
         user = self.scope["user"]
         status = quick_status(user, counts=counts)
         return rendering_quickplay.render_update(user, status, with_mine=True), status
+
+    def _render_on_connect(self) -> tuple[str, datetime | None]:
+        """Quick play's panel and the member's invitations as they are now (one hop to a thread for both): an
+        invitation made between the page and this socket, or while it was away, is in the list."""
+        html, due = self._render_quick_on_connect()
+        return html + rendering_invitations.lobby_list_html(self.scope["user"], oob=True), due
 
     def _render_quick_on_connect(self) -> tuple[str, datetime | None]:
         """The panel as it is now; and if quick play seated the member in the moment between their

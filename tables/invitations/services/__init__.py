@@ -1,0 +1,1 @@
+"""Writes: inviting, answering, withdrawing and expiring invitations (tables.invitations.services.invitations)."""
