@@ -97,6 +97,7 @@ TEMPLATES = [
             "libraries": {
                 "cards": "tables.play.templatetags",
                 "quickplay": "tables.quickplay.templatetags",
+                "chat": "tables.chat.templatetags",
             },
         },
     },

@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("tables.play.urls")),
     path("", include("tables.ledger.urls")),
     path("", include("tables.quickplay.urls")),
+    path("", include("tables.chat.urls")),
 ]

@@ -31,6 +31,7 @@ class TableConsumer(ClubConsumer):
     what its own member may see and sends it, the whole board each time, newest version only."""
 
     task_fields = ("heartbeat", "max_age")
+    place = "table"
     table_id: int | None = None
     table_code: str = ""
     sent_version: int = -1
@@ -59,6 +60,7 @@ class TableConsumer(ClubConsumer):
         self.present = True
         self.heartbeat = asyncio.create_task(self._keep_present())
         await self._send_board()
+        await self.features_connected()
         if settings.TABLE_SOCKET_MAX_AGE:
             self.max_age = asyncio.create_task(self._close_when_old(settings.TABLE_SOCKET_MAX_AGE))
 
@@ -78,9 +80,10 @@ class TableConsumer(ClubConsumer):
             await self.channel_layer.group_discard(push.table_group(table_id), self.channel_name)
         await self.leave_session_groups()
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Moves go by POST with a version; the socket only listens. Say so, keep the socket open."""
-        message = "Moves are sent with the buttons on the page, not over the socket."
+    async def unclaimed(self, reason: str | None) -> None:
+        """Moves go by POST with a version; the socket takes only the features' messages (chat). Say so, keep
+        the socket open."""
+        message = reason or "Moves are sent with the buttons on the page, not over the socket."
         await self.send(text_data=render_to_string("tables/play/table_error.html", {"message": message, "oob": True}))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
