@@ -27,5 +27,5 @@ class TablesConfig(AppConfig):
         sockets.start_with_sockets(start_quick_play_sweeper)
         sockets.on_message(chat_sockets.KIND, chat_sockets.receive_line)
         sockets.on_event("chat", chat_sockets.chat_event)
-        sockets.on_connect(chat_sockets.send_on_connect)
+        sockets.on_connect(chat_sockets.on_connect)
         add_table_part(pane_html)

@@ -60,8 +60,9 @@ async def chat_event(consumer: ClubConsumer, event: dict[str, Any]) -> None:
         await consumer.send(text_data=html)
 
 
-async def send_on_connect(consumer: ClubConsumer) -> None:
+async def on_connect(consumer: ClubConsumer) -> str:
+    """The latest lines, whole, with the socket's first message (on every reconnect too)."""
     serves, table_id = _chat_of(consumer)
-    if serves:
-        await consumer.send(text_data=await database_sync_to_async(rendering.connected_html)(
-            consumer.scope["user"], table_id))
+    if not serves:
+        return ""
+    return await database_sync_to_async(rendering.connected_html)(consumer.scope["user"], table_id)

@@ -70,8 +70,7 @@ class LobbyConsumer(ClubConsumer):
         start_process_tasks()
         count = await database_sync_to_async(presence.arrive)(user_id=user.pk, channel_name=self.channel_name)
         quick_html, due = await database_sync_to_async(self._render_quick_on_connect)()
-        await self._send_online(count, extra=quick_html)
-        await self.features_connected()
+        await self._send_online(count, extra=quick_html + await self.features_on_connect())
         self._arm_quick_timer(due)
         self.heartbeat_task = asyncio.create_task(self._heartbeat())
 

@@ -59,8 +59,7 @@ class TableConsumer(ClubConsumer):
             table_id=table.pk, user=user, channel_name=self.channel_name)
         self.present = True
         self.heartbeat = asyncio.create_task(self._keep_present())
-        await self._send_board()
-        await self.features_connected()
+        await self._send_board(extra=await self.features_on_connect())
         if settings.TABLE_SOCKET_MAX_AGE:
             self.max_age = asyncio.create_task(self._close_when_old(settings.TABLE_SOCKET_MAX_AGE))
 
@@ -97,7 +96,8 @@ class TableConsumer(ClubConsumer):
             log.exception("table %s: could not push to %s", self.table_id, self.channel_name)
             await self.close(code=CLOSE_TRY_AGAIN)
 
-    async def _send_board(self, version: int | None = None) -> None:
+    async def _send_board(self, version: int | None = None, extra: str = "") -> None:
+        """`extra`: the features' state sent with the first board (tables.play.sockets.on_connect)."""
         snapshot = snapshots.recall_here(self.table_code, version) if version is not None else None
         if snapshot is not None:
             # A transaction of this process left this version: its board needs no database and no thread
@@ -109,7 +109,7 @@ class TableConsumer(ClubConsumer):
         if version <= self.sent_version:  # a newer board went out while this one was rendered
             return
         self.sent_version = version
-        await self.send(text_data=html)
+        await self.send(text_data=html + extra)
 
     def _render(self, version: int | None) -> tuple[str, int]:
         """In a worker thread, when this process did not make `version`: the board at `version` if another

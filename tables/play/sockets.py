@@ -41,7 +41,7 @@ MAX_MESSAGE_CHARS = 16_000
 T = TypeVar("T")
 _process_tasks: list[Callable[[], None]] = []
 
-SocketHook = Callable[["ClubConsumer"], Awaitable[None]]
+SocketHook = Callable[["ClubConsumer"], Awaitable[str]]
 MessageHandler = Callable[["ClubConsumer", dict[str, Any]], Awaitable[None]]
 EventHandler = Callable[["ClubConsumer", dict[str, Any]], Awaitable[None]]
 _connect_hooks: list[SocketHook] = []
@@ -54,8 +54,8 @@ class Refused(Exception):
 
 
 def on_connect(hook: SocketHook) -> None:
-    """`hook(consumer)` runs once every club socket has sent its own first state (on connect and reconnect): a
-    feature sends its own (chat: the latest lines), so a socket that missed messages is whole again."""
+    """`hook(consumer)` gives a feature's first state (chat: its latest lines), sent with the socket's own in its
+    first message on every connect and reconnect, so a socket that missed messages is whole again."""
     if hook not in _connect_hooks:
         _connect_hooks.append(hook)
 
@@ -186,15 +186,16 @@ class ClubConsumer(AsyncWebsocketConsumer):
             log.exception("socket %s: feature event %r failed", self.channel_name, event.get("feature"))
             await self.close(code=CLOSE_TRY_AGAIN)
 
-    async def features_connected(self) -> None:
-        """Each feature's first state, after the socket's own; a failure closes for a retry, as above."""
+    async def features_on_connect(self) -> str:
+        """Each feature's first state, to go out with the socket's own. One that fails is left out and logged:
+        the socket's own state still goes, and the feature's next event or the next reconnect brings it."""
+        parts = []
         for hook in _connect_hooks:
             try:
-                await hook(self)
+                parts.append(await hook(self))
             except Exception:
                 log.exception("socket %s: a connect hook failed", self.channel_name)
-                await self.close(code=CLOSE_TRY_AGAIN)
-                return
+        return "".join(parts)
 
     async def leave(self) -> None:
         """Undo what the socket recorded and joined (its member's presence, its groups); called by `disconnect`
