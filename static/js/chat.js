@@ -20,7 +20,7 @@
     return list.scrollHeight - list.scrollTop - list.clientHeight < 48;
   }
 
-  function tidy(room, wasNearBottom) {
+  function tidy(room, wasNearBottom, allSeen) {
     var list = document.getElementById("chat-lines-" + room);
     if (!list) return;
     var ids = {};
@@ -35,7 +35,7 @@
     if (!seen[room]) seen[room] = {};
     var unread = 0;
     Object.keys(ids).forEach(function (id) {
-      if (!fold || fold.open) seen[room][id] = true;
+      if (allSeen || !fold || fold.open) seen[room][id] = true;
       else if (!seen[room][id]) unread += 1;
     });
     if (badge) badge.textContent = unread ? unread + " new" : "";
@@ -74,6 +74,6 @@
   rooms().forEach(function (room) {
     var fold = document.getElementById("chat-fold-" + room);
     if (fold && window.matchMedia && window.matchMedia(WIDE).matches) fold.open = true;
-    tidy(room, true);
+    tidy(room, true, true); // the lines the page came with are not news
   });
 })();

@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from accounts.time_zones import member_zone
 from tables.chat import selectors
 from tables.chat.services.chat import MAX_CHARS
-from tables.models import ChatMessage, Table
+from tables.models import Table
 
 TEMPLATE = "tables/chat/chat.html"
 

@@ -80,7 +80,8 @@ def released_lines(*, viewer: Any, table_id: int, round_number: int) -> list[Cha
     needs them: spectators saw them as they came)."""
     if not is_player(table_id=table_id, user_id=viewer.pk):
         return []
-    return list(_readable(viewer=viewer, table_id=table_id, player=True).filter(spectator=True, round_number=round_number)
+    lines = _readable(viewer=viewer, table_id=table_id, player=True)
+    return list(lines.filter(spectator=True, round_number=round_number)
                 .order_by("created_at", "pk"))
 
 

@@ -90,7 +90,8 @@ class LobbyConsumer(ClubConsumer):
 
     async def unclaimed(self, reason: str | None) -> None:
         """The lobby socket takes only the features' messages (chat); anything else gets a short error."""
-        error = render_to_string("tables/lobby/socket_error.html", {"message": reason or "The lobby takes no messages."})
+        message = reason or "The lobby takes no messages."
+        error = render_to_string("tables/lobby/socket_error.html", {"message": message})
         await self.send(text_data=error)
 
     async def lobby_online(self, event: dict[str, Any]) -> None:

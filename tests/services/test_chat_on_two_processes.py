@@ -78,13 +78,14 @@ async def run_chat(servers: list[Daphne], path: str, writers: list, readers: lis
     expected = LINES_EACH * len(writers)
     counts = [Counter() for _ in socks]
     try:
-        listening = [asyncio.create_task(collect(sock, count, expected)) for sock, count in zip(socks, counts)]
+        listening = [asyncio.create_task(collect(sock, count, expected))
+                     for sock, count in zip(socks, counts, strict=True)]
         await asyncio.sleep(0.5)  # every socket has sent its first message
         for n in range(LINES_EACH):
             for i, _writer in enumerate(writers):
                 await socks[i].send(line_message(f"line {n} from writer {i}"))
         await asyncio.gather(*listening)
-        await asyncio.gather(*(quiet(sock, count) for sock, count in zip(socks, counts)))
+        await asyncio.gather(*(quiet(sock, count) for sock, count in zip(socks, counts, strict=True)))
     finally:
         for sock in socks:
             await sock.close()

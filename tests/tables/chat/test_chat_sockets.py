@@ -131,6 +131,12 @@ async def test_bad_chat_messages_get_an_answer_and_store_nothing(make_member) ->
     assert await sync_to_async(ChatMessage.objects.count)() == 0
     await on_alice.send_to(text_data=chat_message("still working"))
     assert "still working" in (await read_until(on_alice, lambda m: "still working" in m))[-1]
+    # A line goes to the chat the socket shows, whatever table or author the message names.
+    await on_alice.send_to(text_data=json.dumps({"kind": "chat", "text": "aimed elsewhere", "table": table.pk + 7,
+                                                 "author": _bob.pk}))
+    await read_until(on_alice, lambda m: "aimed elsewhere" in m)
+    stored = await sync_to_async(ChatMessage.objects.get)(text="aimed elsewhere")
+    assert (stored.table_id, stored.author_id) == (table.pk, alice.pk)
     await on_alice.disconnect()
 
 
