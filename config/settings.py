@@ -98,6 +98,7 @@ TEMPLATES = [
                 "cards": "tables.play.templatetags",
                 "quickplay": "tables.quickplay.templatetags",
                 "invitations": "tables.invitations.templatetags",
+                "chat": "tables.chat.templatetags",
             },
         },
     },

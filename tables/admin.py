@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tables.chat import admin as chat_admin  # noqa: F401
 from tables.ledger import admin as ledger_admin  # noqa: F401
 from tables.play import admin as play_admin  # noqa: F401
 from tables.quickplay import admin as quickplay_admin  # noqa: F401

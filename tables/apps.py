@@ -11,13 +11,23 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         """Plug the features into `play`, which may not import them: the ledger writes a finished round's
         entries when play sends `round_finished`, and the ratings rate a match when the ledger sends
-        `match_recorded`; the table clock and quick play's sweeper start when the
-        process starts serving (or with its first socket)."""
+        `match_recorded`; the table clock and quick play's sweeper start when the process starts serving (or with
+        its first socket). Chat rides play's sockets (its messages by their "kind", its group events as
+        `feature.event`, its lines on connect), shows its pane on the table page, and releases spectators' lines to
+        the players when play sends `round_finished`."""
+        from tables.chat import consumers as chat_sockets
+        from tables.chat import receivers as chat_receivers  # noqa: F401  (connects the chat's receiver)
+        from tables.chat.rendering import pane_html
         from tables.ledger import receivers  # noqa: F401  (connects the ledger's receiver)
+        from tables.play import sockets
         from tables.play.background import start_table_clock
-        from tables.play.sockets import start_with_sockets
+        from tables.play.page_parts import add_table_part
         from tables.quickplay.sweeper import start_quick_play_sweeper
         from tables.ratings import receivers as rating_receivers  # noqa: F401  (rates each recorded match)
 
-        start_with_sockets(start_table_clock)
-        start_with_sockets(start_quick_play_sweeper)
+        sockets.start_with_sockets(start_table_clock)
+        sockets.start_with_sockets(start_quick_play_sweeper)
+        sockets.on_message(chat_sockets.KIND, chat_sockets.receive_line)
+        sockets.on_event("chat", chat_sockets.chat_event)
+        sockets.on_connect(chat_sockets.on_connect)
+        add_table_part(pane_html)

@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("tables.ratings.urls")),
     path("", include("tables.profiles.urls")),
     path("", include("tables.invitations.urls")),
+    path("", include("tables.chat.urls")),
 ]

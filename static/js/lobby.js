@@ -14,7 +14,7 @@
   });
 })();
 
-// The lobby on a phone: three tabs (Tables, Quick play, Start a table), so the open tables and quick play are on the
+// The lobby on a phone: four tabs (Tables, Quick play, Chat, Start a table), so the open tables and quick play are on the
 // first screen, not below the new-table form. The tab list is in the page, hidden; on a narrow screen it is shown and
 // each panel becomes a tab panel (ARIA tabs: arrow keys, Home and End move between the tabs); on a wider screen the
 // panels stand side by side and the tab list is hidden again. Without JavaScript all panels show, the tables first.

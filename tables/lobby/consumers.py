@@ -45,6 +45,7 @@ class LobbyConsumer(ClubConsumer):
     """The lobby socket: live count of members online (and, later, the list of open tables)."""
 
     task_fields = ("heartbeat_task", "tables_refresh", "quick_timer", "quick_refresh")
+    place = "lobby"
     heartbeat_task: asyncio.Task[None] | None = None
     tables_refresh: asyncio.Task[None] | None = None
     tables_event_at: float = 0.0
@@ -70,7 +71,7 @@ class LobbyConsumer(ClubConsumer):
         start_process_tasks()
         count = await database_sync_to_async(presence.arrive)(user_id=user.pk, channel_name=self.channel_name)
         quick_html, due = await database_sync_to_async(self._render_on_connect)()
-        await self._send_online(count, extra=quick_html)
+        await self._send_online(count, extra=quick_html + await self.features_on_connect())
         self._arm_quick_timer(due)
         self.heartbeat_task = asyncio.create_task(self._heartbeat())
 
@@ -88,9 +89,10 @@ class LobbyConsumer(ClubConsumer):
         await self.leave_session_groups()
         await database_sync_to_async(presence.depart)(channel_name=self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The lobby socket takes no commands; anything sent is answered with a short error."""
-        error = render_to_string("tables/lobby/socket_error.html", {"message": "The lobby takes no messages."})
+    async def unclaimed(self, reason: str | None) -> None:
+        """The lobby socket takes only the features' messages (chat); anything else gets a short error."""
+        message = reason or "The lobby takes no messages."
+        error = render_to_string("tables/lobby/socket_error.html", {"message": message})
         await self.send(text_data=error)
 
     async def lobby_online(self, event: dict[str, Any]) -> None:

@@ -31,6 +31,7 @@ class TableConsumer(ClubConsumer):
     what its own member may see and sends it, the whole board each time, newest version only."""
 
     task_fields = ("heartbeat", "max_age")
+    place = "table"
     table_id: int | None = None
     table_code: str = ""
     sent_version: int = -1
@@ -58,7 +59,7 @@ class TableConsumer(ClubConsumer):
             table_id=table.pk, user=user, channel_name=self.channel_name)
         self.present = True
         self.heartbeat = asyncio.create_task(self._keep_present())
-        await self._send_board()
+        await self._send_board(extra=await self.features_on_connect())
         if settings.TABLE_SOCKET_MAX_AGE:
             self.max_age = asyncio.create_task(self._close_when_old(settings.TABLE_SOCKET_MAX_AGE))
 
@@ -78,9 +79,10 @@ class TableConsumer(ClubConsumer):
             await self.channel_layer.group_discard(push.table_group(table_id), self.channel_name)
         await self.leave_session_groups()
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Moves go by POST with a version; the socket only listens. Say so, keep the socket open."""
-        message = "Moves are sent with the buttons on the page, not over the socket."
+    async def unclaimed(self, reason: str | None) -> None:
+        """Moves go by POST with a version; the socket takes only the features' messages (chat). Say so, keep
+        the socket open."""
+        message = reason or "Moves are sent with the buttons on the page, not over the socket."
         await self.send(text_data=render_to_string("tables/play/table_error.html", {"message": message, "oob": True}))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
@@ -94,7 +96,8 @@ class TableConsumer(ClubConsumer):
             log.exception("table %s: could not push to %s", self.table_id, self.channel_name)
             await self.close(code=CLOSE_TRY_AGAIN)
 
-    async def _send_board(self, version: int | None = None) -> None:
+    async def _send_board(self, version: int | None = None, extra: str = "") -> None:
+        """`extra`: the features' state sent with the first board (tables.play.sockets.on_connect)."""
         snapshot = snapshots.recall_here(self.table_code, version) if version is not None else None
         if snapshot is not None:
             # A transaction of this process left this version: its board needs no database and no thread
@@ -106,7 +109,7 @@ class TableConsumer(ClubConsumer):
         if version <= self.sent_version:  # a newer board went out while this one was rendered
             return
         self.sent_version = version
-        await self.send(text_data=html)
+        await self.send(text_data=html + extra)
 
     def _render(self, version: int | None) -> tuple[str, int]:
         """In a worker thread, when this process did not make `version`: the board at `version` if another

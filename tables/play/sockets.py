@@ -1,13 +1,19 @@
 """What every club socket shares (the lobby's and the table's): the consumer base class, the close codes
 the browser knows (static/js/sockets.js), the refusal of unknown paths, and the tasks a process runs beside
 its sockets (quick play's sweeper, which play may not import, registers one in `TablesConfig.ready`).
+
+Features that play may not import (chat) use the same sockets through three registries, filled in
+`TablesConfig.ready`: what they send when a socket connects (`on_connect`), the messages from the browser they
+answer (`on_message`, by the message's "kind" field: htmx's ws-send sends a form's fields as JSON), and their
+own group events (`on_event`: `{"type": "feature.event", "feature": name, ...}`, sent by their push modules).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
@@ -28,8 +34,55 @@ CLOSE_TRY_AGAIN = 4012
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = 4429  # the member holds SOCKETS_PER_MEMBER sockets in this process already
 
+# The longest message a club socket reads from a browser (a chat line with htmx's headers is well under 4 KiB);
+# anything longer is refused unread. Daphne caps frames at 1 MiB itself.
+MAX_MESSAGE_CHARS = 16_000
+
 T = TypeVar("T")
 _process_tasks: list[Callable[[], None]] = []
+
+SocketHook = Callable[["ClubConsumer"], Awaitable[str]]
+MessageHandler = Callable[["ClubConsumer", dict[str, Any]], Awaitable[None]]
+EventHandler = Callable[["ClubConsumer", dict[str, Any]], Awaitable[None]]
+_connect_hooks: list[SocketHook] = []
+_message_handlers: dict[str, MessageHandler] = {}
+_event_handlers: dict[str, EventHandler] = {}
+
+
+class Refused(Exception):
+    """A browser's message no feature can read (not JSON, not an object, binary, too long): answered, never acted on."""
+
+
+def on_connect(hook: SocketHook) -> None:
+    """`hook(consumer)` gives a feature's first state (chat: its latest lines), sent with the socket's own in its
+    first message on every connect and reconnect, so a socket that missed messages is whole again."""
+    if hook not in _connect_hooks:
+        _connect_hooks.append(hook)
+
+
+def on_message(kind: str, handler: MessageHandler) -> None:
+    """`handler(consumer, data)` answers the browser's JSON messages whose "kind" field is `kind`."""
+    _message_handlers[kind] = handler
+
+
+def on_event(feature: str, handler: EventHandler) -> None:
+    """`handler(consumer, event)` handles the group events `{"type": "feature.event", "feature": feature, ...}`."""
+    _event_handlers[feature] = handler
+
+
+def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
+    """A browser's message as the JSON object it must be; `Refused` says why it is not one."""
+    if text_data is None or bytes_data:
+        raise Refused("This socket reads text messages only.")
+    if len(text_data) > MAX_MESSAGE_CHARS:
+        raise Refused("That message is too long for this socket.")
+    try:
+        data = json.loads(text_data)
+    except ValueError:
+        raise Refused("That message is not one this page sends.") from None
+    if not isinstance(data, dict):
+        raise Refused("That message is not one this page sends.")
+    return data
 
 
 def start_with_sockets(start: Callable[[], None]) -> None:
@@ -69,6 +122,8 @@ class ClubConsumer(AsyncWebsocketConsumer):
     """
 
     task_fields: tuple[str, ...] = ()  # the socket's own tasks, stopped before its thread is given back
+    place: str = ""  # "table" or "lobby": what the socket shows, for the features that serve both
+    table_id: int | None = None  # a table socket's table, once connected
     session_groups: tuple[str, ...] = ()
     closing: bool = False
     admitted: bool = False  # holds a place among its member's sockets (see `admit`)
@@ -95,6 +150,52 @@ class ClubConsumer(AsyncWebsocketConsumer):
                         log.exception("socket %s: could not leave after it ended", self.channel_name)
         finally:
             self._release_place()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """A browser's message goes to the feature that claims its "kind"; anything else (and anything that is no
+        JSON object) gets the socket's own answer (`unclaimed`), and changes nothing."""
+        try:
+            data = parse_message(text_data, bytes_data)
+        except Refused as refused:
+            await self.unclaimed(str(refused))
+            return
+        kind = data.get("kind")
+        handler = _message_handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            await self.unclaimed(None)
+            return
+        try:
+            await handler(self, data)
+        except Exception:
+            log.exception("socket %s: the %r handler failed", self.channel_name, kind)
+            await self.unclaimed("That message could not be handled; try again.")
+
+    async def unclaimed(self, reason: str | None) -> None:
+        """The answer to a message no feature took (`reason`: why it could not be read, if it could not)."""
+
+    async def feature_event(self, event: dict[str, Any]) -> None:
+        """A feature's group event, to its handler. A failed one closes with "come back" (as a failed board does):
+        the fresh socket gets every feature's state again from the `on_connect` hooks."""
+        handler = _event_handlers.get(str(event.get("feature", "")))
+        if handler is None:
+            log.warning("socket %s: no handler for feature event %r", self.channel_name, event.get("feature"))
+            return
+        try:
+            await handler(self, event)
+        except Exception:
+            log.exception("socket %s: feature event %r failed", self.channel_name, event.get("feature"))
+            await self.close(code=CLOSE_TRY_AGAIN)
+
+    async def features_on_connect(self) -> str:
+        """Each feature's first state, to go out with the socket's own. One that fails is left out and logged:
+        the socket's own state still goes, and the feature's next event or the next reconnect brings it."""
+        parts = []
+        for hook in _connect_hooks:
+            try:
+                parts.append(await hook(self))
+            except Exception:
+                log.exception("socket %s: a connect hook failed", self.channel_name)
+        return "".join(parts)
 
     async def leave(self) -> None:
         """Undo what the socket recorded and joined (its member's presence, its groups); called by `disconnect`

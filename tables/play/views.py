@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from tables.models import Table
 from tables.play import snapshots
+from tables.play.page_parts import table_parts
 from tables.play.rendering import render_board, snapshot_html
 from tables.play.request_numbers import whole_number
 from tables.play.services import play
@@ -21,7 +22,8 @@ from tables.play.services.errors import TableError
 
 def table(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=code)
-    return render(request, "tables/play/table.html", {"table": found, "board_html": render_board(found, request.user)})
+    return render(request, "tables/play/table.html", {
+        "table": found, "board_html": render_board(found, request.user), "parts": table_parts(request, found)})
 
 
 def board(request: HttpRequest, code: str) -> HttpResponse:

@@ -30,8 +30,11 @@ from tests.tables.helpers import current_round, legal_for, seat_to_act
 
 # Exact counts, the same on a small and a large database. If a change makes one of these paths cheaper,
 # lower the number; if it must cost more, say why in the change, and keep it independent of the data.
-LOBBY_QUERIES = 10  # 9, and one for the member's invitations (tables/invitations: read and marked in one query)
-TABLE_PAGE_QUERIES = 6  # the timeout notice reads the round's move log, not its moves
+# 9, one for the member's invitations (tables/invitations: read and marked in one query) and 2 the lobby chat's:
+# its latest lines (one query, mutes in it) and the member's mutes
+LOBBY_QUERIES = 12
+# 4 of them the table chat's: is the member seated, the round in play, the latest lines, the member's mutes
+TABLE_PAGE_QUERIES = 10  # the timeout notice reads the round's move log, not its moves
 MOVE_QUERIES = 11
 
 

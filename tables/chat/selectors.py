@@ -1,0 +1,92 @@
+"""Which chat lines a member may read, and when.
+
+Every line any member is shown (the page, a socket's push, a fragment) comes through `visible_lines` or
+`visible_line`, so the three rules hold everywhere: a line staff hid is shown to nobody; a muted member's lines
+are not shown to the member who muted them; and a spectator's line written during a round is kept from the
+table's seated players until that round is over (no coaching from the rail), while spectators see it at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from tables.models import ChatMessage, ChatMute, Round, Seat, Table
+
+LINES_ON_LOAD = 50
+
+
+def may_read(user: Any, table: Table | None) -> bool:
+    """Anyone who may open the table's page may read and write its chat: every signed-in, active member (a
+    private table is only unlisted: its page is open to whoever holds the link), as the table view decides."""
+    return bool(getattr(user, "is_authenticated", False) and getattr(user, "is_active", False))
+
+
+def is_player(*, table_id: int, user_id: int) -> bool:
+    """Seated at the table (a member who stepped away keeps their seat, and is still a player)."""
+    return Seat.objects.filter(table_id=table_id, user_id=user_id).exists()
+
+
+def round_in_play(*, table_id: int) -> int | None:
+    """The number of the table's round being played now; None between rounds, before the first and after the last."""
+    latest = (Round.objects.filter(match__table_id=table_id).order_by("-number").values("number", "over").first())
+    if latest is None or latest["over"]:
+        return None
+    return int(latest["number"])
+
+
+def muted_ids(*, member_id: int) -> list[int]:
+    return list(ChatMute.objects.filter(member_id=member_id).values_list("muted_id", flat=True))
+
+
+def muted_members(*, member_id: int) -> list[Any]:
+    """The members this member muted, to unmute them from the chat pane."""
+    return [mute.muted for mute in ChatMute.objects.filter(member_id=member_id).select_related("muted")
+            .order_by("muted__username")]
+
+
+def _readable(*, viewer: Any, table_id: int | None, player: bool | None = None) -> QuerySet[ChatMessage]:
+    """`player`: whether the viewer is seated at the table, when the caller knows it already."""
+    lines = ChatMessage.objects.filter(table_id=table_id, hidden_at__isnull=True).exclude(
+        author_id__in=ChatMute.objects.filter(member_id=viewer.pk).values("muted_id"))
+    if player is None:
+        player = table_id is not None and is_player(table_id=table_id, user_id=viewer.pk)
+    if table_id is not None and player:
+        in_play = round_in_play(table_id=table_id)
+        if in_play is not None:
+            lines = lines.exclude(Q(spectator=True) & Q(round_number=in_play))
+    return lines.select_related("author")
+
+
+def visible_lines(*, viewer: Any, table_id: int | None, limit: int = LINES_ON_LOAD,
+                  player: bool | None = None) -> list[ChatMessage]:
+    """The latest `limit` lines the viewer may read in this chat (None: the lobby's), oldest first."""
+    newest = list(_readable(viewer=viewer, table_id=table_id, player=player)
+                  .order_by("-created_at", "-pk")[:limit])
+    return newest[::-1]
+
+
+def visible_line(*, viewer: Any, message_id: int) -> ChatMessage | None:
+    """One line, if the viewer may read it now (a push reaches every socket of its chat: each asks this)."""
+    found = ChatMessage.objects.filter(pk=message_id).values("table_id").first()
+    if found is None:
+        return None
+    return _readable(viewer=viewer, table_id=found["table_id"]).filter(pk=message_id).first()
+
+
+def released_lines(*, viewer: Any, table_id: int, round_number: int) -> list[ChatMessage]:
+    """The spectators' lines of a round that just ended, for a player who was kept from them (nobody else
+    needs them: spectators saw them as they came)."""
+    if not is_player(table_id=table_id, user_id=viewer.pk):
+        return []
+    lines = _readable(viewer=viewer, table_id=table_id, player=True)
+    return list(lines.filter(spectator=True, round_number=round_number)
+                .order_by("created_at", "pk"))
+
+
+def lines_written_since(*, author_id: int, since: Any) -> list[Any]:
+    """When the author's lines since `since` were written, oldest first (the rate limit counts stored rows, so it
+    holds across every process serving the club)."""
+    return list(ChatMessage.objects.filter(author_id=author_id, created_at__gte=since)
+                .order_by("created_at").values_list("created_at", flat=True))
