@@ -423,7 +423,7 @@ class MatchResultAdmin(ReadOnlyRecords):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
     """The club's seasons: the standings' "this season" is the one holding today (in the club's zone)."""
 
     list_display = ("name", "starts", "ends")
