@@ -77,6 +77,7 @@ class OptionSpec:
 
 
 UNITS = ("cents", "points")  # what a game's results are counted in: money (cents) or points
+RANKINGS = ("total", "matches")  # what a game's standings rank by (GameSpec.ranked_by)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,10 @@ class GameSpec:
     options: tuple[OptionSpec, ...] = ()
     blurb: str = ""
     lower_is_better: bool = False  # standings rank the lowest total first (the points count against you)
+    # What the standings rank by: "total" (the money or points summed over the period's hands, for games whose
+    # match is a fixed number of deals) or "matches" (matches won, then points per hand, for games played to a
+    # target, where summed points reward playing fewer hands).
+    ranked_by: str = "total"
     # Quick play: the option a band sets, its bands (the club's usual one first: it wins ties and is what a
     # bot table gets when nobody chose), and what a band is called ("stake": "Stake", "any stake").
     band_option: str = ""
@@ -114,6 +119,8 @@ class GameSpec:
                              f"{self.min_players} to {self.max_players}")
         if self.unit not in UNITS:
             raise ValueError(f"{self.key}: the unit is one of {', '.join(UNITS)}, not {self.unit!r}")
+        if self.ranked_by not in RANKINGS:
+            raise ValueError(f"{self.key}: standings rank by one of {', '.join(RANKINGS)}, not {self.ranked_by!r}")
         if bool(self.band_option) != bool(self.bands):
             raise ValueError(f"{self.key}: quick-play bands need a band option, and a band option needs bands")
         if self.band_option:

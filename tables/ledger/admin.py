@@ -1,5 +1,6 @@
 """The ledger in the admin: entries (read-only), balances per member, corrections, CSV, in-person results,
-and finished rounds for review (a replay of every hand, CSV; voiding one still being played is play's service).
+finished rounds for review (a replay of every hand, CSV; voiding one still being played is play's service),
+match results (read-only: play writes them as matches end) and the club's seasons (which standings offer).
 
 Nobody, superusers included, gets add, change or delete permission on ledger rows or in-person
 records: the only ways in are the forms here, which call the services (an in-person result, a
@@ -27,7 +28,7 @@ from tables.ledger.forms import CorrectionForm, HawkResultForm, PeriodForm, Shee
 from tables.ledger.selectors import balances, in_period, money_text, replay_step, seat_names
 from tables.ledger.services import inperson
 from tables.ledger.services.ledger import correct_entries
-from tables.models import InPersonRecord, LedgerEntry, Move, Round
+from tables.models import InPersonRecord, LedgerEntry, MatchPlace, MatchResult, Move, Round, Season
 from tables.play.admin import HIDDEN, may_change_play, member_filter, pretty_json, table_called
 from tables.play.admin_helpers.actions import with_reason
 from tables.play.admin_helpers.lookups import DeclaredLookupsOnly
@@ -386,3 +387,45 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
         elif request.GET.get("step"):
             raise Http404(HIDDEN)
         return TemplateResponse(request, "tables/ledger/admin_replay.html", context)
+
+
+class MatchPlaceInline(ReadOnlyInline):
+    model = MatchPlace
+    fields = ("seat", "user", "bot", "total", "place", "won")
+    readonly_fields = fields
+    ordering = ("place", "seat")
+
+
+@admin.register(MatchResult)
+class MatchResultAdmin(ReadOnlyRecords):
+    """Who won each match, as play recorded it when the match ended: read here, never written here."""
+
+    list_display = ("finished_at", "game", "table_name", "ending", "rounds", "winners")
+    list_filter = ("game", "ending", "finished_at")
+    search_fields = ("table__name", "table__code", "places__user__username", "places__user__display_name")
+    list_select_related = ("table",)
+    fields = ("table", "match", "game", "unit", "ending", "rounds", "finished_at", "rating_seq")
+    readonly_fields = fields
+    inlines = [MatchPlaceInline]
+    date_hierarchy = "finished_at"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[MatchResult]:
+        return super().get_queryset(request).prefetch_related("places__user")
+
+    @admin.display(description="table")
+    def table_name(self, result: MatchResult) -> str:
+        return table_called(result.table)
+
+    @admin.display(description="won")
+    def winners(self, result: MatchResult) -> str:
+        won = [p for p in result.places.all() if p.won]
+        return ", ".join(p.user.shown_name if p.user is not None else f"Bot (seat {p.seat + 1})" for p in won)
+
+
+@admin.register(Season)
+class SeasonAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
+    """The club's seasons: the standings' "this season" is the one holding today (in the club's zone)."""
+
+    list_display = ("name", "starts", "ends")
+    date_hierarchy = "starts"
+    ordering = ("-starts",)

@@ -7,10 +7,12 @@ services' business, so the same refusals reach the admin form, the tests and any
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 from django import forms
 
+from rules.engine import registry
 from rules.engine.hawk import BONUS_KINDS
 from tables.models import game_choices
 from tables.play.request_numbers import WholeNumberField
@@ -42,6 +44,62 @@ class PeriodForm(forms.Form):
             return {"game": None, "start": None, "end": None}
         data = self.cleaned_data
         return {"game": data.get("game") or None, "start": data.get("start"), "end": data.get("end")}
+
+
+def day_text(day: date) -> str:
+    return f"{day.day} {day:%b %Y}"
+
+
+class StandingsForm(PeriodForm):
+    """The standings' period (this month, this season, all time or the dates given) and the minimum number of
+    games to be ranked. The club's today and its current season are given by the view, so "this month" and
+    "this season" mean the same to every member; with no season set, that choice says so and is refused."""
+
+    ALL, MONTH, SEASON, DATES = "all", "month", "season", "dates"
+    MINIMUM_MAX = 10_000
+
+    period = forms.ChoiceField(required=False, label="Period")
+    minimum = WholeNumberField(
+        required=False, min_value=0, max_value=MINIMUM_MAX, label="At least",
+        help_text="Games to be ranked (hands, or matches where matches are counted); fewer: listed as not yet ranked.",
+        widget=forms.NumberInput(attrs={"min": 0, "max": MINIMUM_MAX, "inputmode": "numeric"}))
+
+    def __init__(self, *args: Any, today: date, season: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.today, self.season = today, season
+        this_season = (f"This season ({season.name}: {day_text(season.starts)} to {day_text(season.ends)})"
+                       if season is not None else "This season (no season is set)")
+        self.fields["period"].choices = [
+            (self.ALL, "All time"), (self.MONTH, f"This month ({today:%B %Y})"), (self.SEASON, this_season),
+            (self.DATES, "The dates below"),
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        chosen = data.get("period") or (self.DATES if data.get("start") or data.get("end") else self.ALL)
+        if chosen == self.SEASON and self.season is None:
+            raise forms.ValidationError("No season is set: the club's admins set seasons. Choose another period.")
+        data["period"] = chosen
+        return data
+
+    def filters(self) -> dict[str, Any]:
+        """The period as days (`start`, `end`, either open), its name, and the minimum; for an invalid form,
+        all time and no minimum (the errors are shown with the form)."""
+        if not self.is_valid():  # the game asked for stays, if there is one: the errors show on its page
+            asked = self.data.get("game")
+            return {"game": asked if registry.known(asked) else None, "start": None, "end": None, "minimum": 0,
+                    "period": self.ALL}
+        data = self.cleaned_data
+        chosen = data["period"]
+        start, end = data.get("start"), data.get("end")
+        if chosen == self.ALL:
+            start = end = None
+        elif chosen == self.MONTH:
+            start, end = self.today.replace(day=1), None
+        elif chosen == self.SEASON:
+            start, end = self.season.starts, self.season.ends
+        return {"game": data.get("game") or None, "start": start, "end": end, "minimum": data.get("minimum") or 0,
+                "period": chosen}
 
 
 class SheepsheadResultForm(forms.Form):

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db.models import Count, Q, QuerySet, Sum
+from django.utils import timezone
 
 from accounts.models import User
+from accounts.time_zones import zone_named
 from rules.engine import registry
-from rules.engine.api import Config
+from rules.engine.api import Config, GameSpec
 from rules.engine.api import Match as EngineMatch
 from rules.engine.moves import Move as EngineMove
-from tables.models import LedgerEntry, Move, Round, Seat
+from tables.models import LedgerEntry, MatchPlace, MatchResult, Move, Round, Season, Seat
 from tables.play.amounts import points_text
 from tables.play.selectors import name_seats, round_headline, seat_label
 
@@ -105,9 +109,43 @@ class GameBalance:
 
 
 @dataclass
+class MatchRow:
+    """A match the member played, as their history shows it: where they placed, and the rounds they may replay
+    (those the ledger has them in, as `can_see_round` decides)."""
+
+    place: MatchPlace  # the member's line, with its result and table
+    players: int
+    rounds: list[tuple[int, int]] = field(default_factory=list)  # (round number, round id), in order
+
+    @property
+    def result(self) -> MatchResult:
+        return self.place.result
+
+    @property
+    def title(self) -> str:
+        game = self.result.game
+        return registry.spec(game).title if registry.known(game) else game
+
+    @property
+    def total_text(self) -> str:
+        game = self.result.game
+        if not registry.known(game):
+            return money_text(self.place.total, self.result.unit)
+        return amount_text(self.place.total, registry.spec(game))
+
+    @property
+    def outcome(self) -> str:
+        return "won" if self.place.won else "lost"
+
+
+MATCHES_SHOWN = 100
+
+
+@dataclass
 class History:
     rows: list[HistoryRow]  # newest first
     balances: list[GameBalance]
+    matches: list[MatchRow] = field(default_factory=list)  # newest first, at most MATCHES_SHOWN
 
 
 def member_history(*, user: User, game: str | None = None, start: date | None = None,
@@ -141,7 +179,33 @@ def member_history(*, user: User, game: str | None = None, start: date | None = 
         if entry.kind == LedgerEntry.Kind.RESULT:
             line.rounds += 1
     rows.reverse()
-    return History(rows=rows, balances=list(balances.values()))
+    return History(rows=rows, balances=list(balances.values()), matches=member_matches(
+        user=user, game=game, start=start, end=end))
+
+
+def member_matches(*, user: User, game: str | None = None, start: date | None = None,
+                   end: date | None = None) -> list[MatchRow]:
+    """The member's recorded matches that ended in the period (days in the zone the page is shown in, as the
+    entries'), newest first, with their place of how many and the rounds they may replay; three queries."""
+    places = MatchPlace.objects.filter(user=user).select_related("result__table")
+    if game:
+        places = places.filter(result__game=game)
+    if start is not None:
+        places = places.filter(result__finished_at__date__gte=start)
+    if end is not None:
+        places = places.filter(result__finished_at__date__lte=end)
+    mine = list(places.order_by("-result__finished_at", "-result_id")[:MATCHES_SHOWN])
+    result_ids = [p.result_id for p in mine]
+    players = dict(MatchPlace.objects.filter(result_id__in=result_ids).values_list("result_id")
+                   .annotate(n=Count("id")).values_list("result_id", "n"))
+    rounds: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    entries = LedgerEntry.objects.filter(member=user, kind=LedgerEntry.Kind.RESULT,
+                                         round__match_id__in=[p.result.match_id for p in mine])
+    for match_id, number, round_id in entries.values_list("round__match_id", "round__number", "round_id").order_by(
+            "round__number").distinct():
+        rounds[match_id].append((number, round_id))
+    return [MatchRow(place=p, players=players.get(p.result_id, 0), rounds=rounds.get(p.result.match_id, []))
+            for p in mine]
 
 
 def _names_by_round(round_ids: set[int]) -> dict[int, list[str]]:
@@ -153,25 +217,140 @@ def _names_by_round(round_ids: set[int]) -> dict[int, list[str]]:
     return {rid: [seats.get(p, f"seat {p + 1}") for p in range(max(seats) + 1)] for rid, seats in found.items()}
 
 
+def club_zone() -> ZoneInfo:
+    """The club's zone (settings.TIME_ZONE): standings are the club's, the same for every member, so their
+    days (this month, a season, the dates asked for) begin and end at the club's midnight."""
+    return zone_named(settings.TIME_ZONE)
+
+
+def club_today() -> date:
+    return timezone.localdate(timezone=club_zone())
+
+
+def current_season(today: date | None = None) -> Season | None:
+    """The season holding `today` (the club's today): the latest to start, should the admins overlap two."""
+    today = today or club_today()
+    return Season.objects.filter(starts__lte=today, ends__gte=today).order_by("-starts", "-pk").first()
+
+
+def club_days(rows: QuerySet[Any], field_name: str, start: date | None, end: date | None) -> QuerySet[Any]:
+    """Rows whose `field_name` (a moment) falls on the club's days `start` to `end`, both included."""
+    zone = club_zone()
+    if start is not None:
+        rows = rows.filter(**{f"{field_name}__gte": datetime.combine(start, time.min, tzinfo=zone)})
+    if end is not None:
+        rows = rows.filter(**{f"{field_name}__lt": datetime.combine(end + timedelta(days=1), time.min, tzinfo=zone)})
+    return rows
+
+
+def amount_text(amount: int, spec: GameSpec) -> str:
+    """A total as the game counts it: money signed, points signed as a gain or loss, penalty points (a game
+    where lower is better) plain, as what they are: points held against you."""
+    if spec.unit == "cents":
+        return money_text(amount, spec.unit)
+    return points_text(amount, signed=not spec.lower_is_better)
+
+
+def average_text(total: int, hands: int, spec: GameSpec) -> str:
+    """Per hand, one decimal (money to the cent); a dash with no hands."""
+    if not hands:
+        return "—"
+    average = total / hands
+    if spec.unit == "cents":
+        sign = "-" if average < 0 else "+" if average > 0 else ""
+        return f"{sign}${abs(average) / 100:.2f}"
+    signed = spec.ranked_by == "total" and not spec.lower_is_better
+    return f"{average:+.1f}" if signed and average else f"{average:.1f}"
+
+
 @dataclass
 class Standing:
+    """One line of a game's standings: a member, or the bots as the house (`member_id` None, never ranked).
+
+    `hands` counts rounds (online and at the club's table); `matches` and `won` count recorded matches
+    (for a game ranked by matches; the house counts each bot seat). `rank` is None for the house and for a
+    member below the minimum (not yet ranked); equal measures share a rank."""
+
     name: str
-    member_id: int | None  # None: the bots (the house)
-    rounds: int
-    total: int
-    unit: str
+    member_id: int | None
+    spec: GameSpec
+    hands: int = 0
+    total: int = 0
+    matches: int = 0
+    won: int = 0
+    rank: int | None = None
+
+    @property
+    def rounds(self) -> int:
+        return self.hands
+
+    @property
+    def unit(self) -> str:
+        return self.spec.unit
+
+    @property
+    def house(self) -> bool:
+        return self.member_id is None
 
     @property
     def total_text(self) -> str:
-        return money_text(self.total, self.unit)
+        return amount_text(self.total, self.spec)
+
+    @property
+    def average(self) -> float | None:
+        return self.total / self.hands if self.hands else None
+
+    @property
+    def average_text(self) -> str:
+        return average_text(self.total, self.hands, self.spec)
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.matches if self.matches else 0.0
+
+    @property
+    def win_rate_text(self) -> str:
+        return f"{self.win_rate:.0%}" if self.matches else "—"
+
+    @property
+    def games(self) -> int:
+        """What the minimum counts: hands for a game ranked by total, matches for one ranked by matches."""
+        return self.matches if self.spec.ranked_by == "matches" else self.hands
+
+    def measure(self) -> tuple[float, ...]:
+        """Smaller is better: the game's measure, so that sorting puts the best first."""
+        direction = 1 if self.spec.lower_is_better else -1
+        if self.spec.ranked_by == "matches":
+            average = self.average
+            return (-self.win_rate, direction * average if average is not None else float("inf"))
+        return (direction * self.total,)
 
 
-def standings(*, game: str, start: date | None = None, end: date | None = None) -> list[Standing]:
-    """Every member's balance in one game over the period, best first; the bots' total last."""
+def standings(*, game: str, start: date | None = None, end: date | None = None, minimum: int = 0) -> list[Standing]:
+    """One game's standings over the club's days `start` to `end`, by the measure its spec names (`ranked_by`):
+
+    - "total": the money (or points) summed over the period's hands, online and at the club's table, best first
+      (a game with fixed-length matches: everyone plays the same hands per match), with the average per hand;
+    - "matches": recorded matches won over matches played (win rate), then points per hand (fewer first where
+      lower is better): summed points over a target game would rank whoever played least best.
+
+    Members with fewer than `minimum` games (hands, or matches) follow unranked; the house (every bot seat) is
+    last and never ranked. Returns ranked members, then unranked ones, then the house."""
     spec = registry.spec(game)
-    unit = spec.unit
+    lines = _match_lines(spec, start, end) if spec.ranked_by == "matches" else _total_lines(spec, start, end)
+    members = sorted((line for line in lines if not line.house), key=lambda s: (*s.measure(), s.name.lower()))
+    ranked = [line for line in members if line.games >= max(minimum, 1)]
+    previous: tuple[float, ...] | None = None
+    for position, line in enumerate(ranked, start=1):
+        line.rank = ranked[position - 2].rank if line.measure() == previous else position
+        previous = line.measure()
+    unranked = [line for line in members if line.games < max(minimum, 1)]
+    return ranked + unranked + [line for line in lines if line.house]
+
+
+def _total_lines(spec: GameSpec, start: date | None, end: date | None) -> list[Standing]:
     rows = (
-        in_period(LedgerEntry.objects.filter(game=game), start, end)
+        club_days(LedgerEntry.objects.filter(game=spec.key), "created_at", start, end)
         .values("member")
         .annotate(
             total=Sum("amount"),
@@ -179,19 +358,29 @@ def standings(*, game: str, start: date | None = None, end: date | None = None) 
             in_person=Count("in_person", distinct=True, filter=Q(kind=LedgerEntry.Kind.RESULT)),
         )
     )
-    names = {u.pk: u.shown_name for u in User.objects.filter(pk__in=[r["member"] for r in rows if r["member"]])}
-    members = [
-        Standing(name=names[r["member"]], member_id=r["member"], rounds=r["online"] + r["in_person"],
-                 total=r["total"] or 0, unit=unit)
-        for r in rows if r["member"] is not None
+    names = _names([r["member"] for r in rows])
+    return [
+        Standing(name=names[r["member"]] if r["member"] else HOUSE, member_id=r["member"], spec=spec,
+                 hands=r["online"] + r["in_person"], total=r["total"] or 0)
+        for r in rows
     ]
-    lower = spec.lower_is_better
-    members.sort(key=lambda s: ((s.total if lower else -s.total), s.name.lower()))
-    house = [
-        Standing(name=HOUSE, member_id=None, rounds=r["online"] + r["in_person"], total=r["total"] or 0, unit=unit)
-        for r in rows if r["member"] is None
+
+
+def _match_lines(spec: GameSpec, start: date | None, end: date | None) -> list[Standing]:
+    places = club_days(MatchPlace.objects.filter(result__game=spec.key), "result__finished_at", start, end)
+    rows = places.values("user").annotate(
+        matches=Count("id"), won=Count("id", filter=Q(won=True)), total=Sum("total"), hands=Sum("result__rounds"),
+    )
+    names = _names([r["user"] for r in rows])
+    return [
+        Standing(name=names[r["user"]] if r["user"] else HOUSE, member_id=r["user"], spec=spec, hands=r["hands"] or 0,
+                 total=r["total"] or 0, matches=r["matches"], won=r["won"])
+        for r in rows
     ]
-    return members + house
+
+
+def _names(member_ids: list[int | None]) -> dict[int, str]:
+    return {u.pk: u.shown_name for u in User.objects.filter(pk__in=[m for m in member_ids if m])}
 
 
 @dataclass

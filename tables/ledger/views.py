@@ -13,9 +13,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from rules.engine import registry
-from tables.ledger.forms import PeriodForm
+from tables.ledger.forms import PeriodForm, StandingsForm
 from tables.ledger.selectors import (
+    MATCHES_SHOWN,
     can_see_round,
+    club_today,
+    club_zone,
+    current_season,
     member_history,
     replay_step,
     standings,
@@ -36,17 +40,25 @@ def my_history(request: HttpRequest) -> HttpResponse:
     query.pop("page", None)
     return render(request, "tables/ledger/mine.html", {
         "form": form, "history": history, "page": page, "query": query.urlencode(), "period": period,
+        "matches_shown": MATCHES_SHOWN,
     })
 
 
 def standings_page(request: HttpRequest) -> HttpResponse:
-    form = PeriodForm(request.GET or None)
-    period = form.period() if request.GET else {"game": None, "start": None, "end": None}
+    today = club_today()
+    season = current_season(today)
+    form = StandingsForm(request.GET or None, today=today, season=season)
+    period = form.filters() if request.GET else {"game": None, "start": None, "end": None, "minimum": 0,
+                                                  "period": StandingsForm.ALL}
     game = period["game"] or registry.default_key()
     spec = registry.spec(game)
+    rows = standings(game=game, start=period["start"], end=period["end"], minimum=period["minimum"])
     return render(request, "tables/ledger/standings.html", {
-        "form": form, "spec": spec, "specs": registry.all_specs(), "period": period,
-        "rows": standings(game=game, start=period["start"], end=period["end"]),
+        "form": form, "spec": spec, "specs": registry.all_specs(), "period": period, "season": season,
+        "ranked": [r for r in rows if r.rank is not None],
+        "unranked": [r for r in rows if r.rank is None and not r.house],
+        "house": [r for r in rows if r.house], "club_zone": club_zone().key,
+        "columns": 7 if spec.ranked_by == "matches" else 5,
     })
 
 

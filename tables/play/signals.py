@@ -1,4 +1,4 @@
-"""What play tells the features built on it, which it may not import: a round has finished.
+"""What play tells the features built on it, which it may not import: a round has finished, a match has ended.
 
 The ledger writes a finished round's entries; play must not import the ledger, so the play service sends
 `round_finished` and the ledger's receiver (connected in `TablesConfig.ready`) writes them. The signal is
@@ -13,3 +13,12 @@ from django.dispatch import Signal
 round_finished = Signal()
 """Sent by `Live._finish_round` with `round` (over, with its result, and a row of its own), `table` and
 `seats` (the table's seats as the transaction read them, under the table's lock)."""
+
+match_ended = Signal()
+"""Sent once per match, inside the transaction that ends it, by every path that ends a running table's match:
+`Live._finish_round` when the last round makes the match over (`ending` "played"), `Live.close_for_nobody`
+(every member left or went offline: `leave_table`, the table clock) and the admin's `close_table` (`ending`
+"closed"). With `match` (its `state` the engine's match as it ends: totals of the finished rounds), `table`,
+`seats` (in position order, read under the table's lock) and `now` (when it ended). The ledger records the
+match's result from it; like `round_finished` it is sent with `send`, so a receiver that fails rolls the end back.
+"""

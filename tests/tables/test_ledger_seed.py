@@ -9,7 +9,7 @@ from django.db.models import Count, Sum
 from rules.engine.registry import GAME_KEYS
 from tables.ledger.selectors import member_history
 from tables.ledger.services.fairness import verify_deal
-from tables.models import LedgerEntry, Move, Round, Seat, Table
+from tables.models import LedgerEntry, MatchResult, Move, Round, Seat, Table
 from tables.seeding import FINISHED_DEMO_PREFIX
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +33,21 @@ def test_seed_adds_finished_matches_of_every_game_with_their_ledger_once() -> No
     assert Move.objects.filter(round__in=rounds, actor=Move.Actor.MEMBER).exists()  # members really played
     alice = Seat.objects.filter(table__in=demo, user__username="alice").first().user
     assert {row.entry.game for row in member_history(user=alice).rows} == {"sheepshead", "hawk", "puskiyon"}
-    counts = (Table.objects.count(), Round.objects.count(), LedgerEntry.objects.count())
+    results = MatchResult.objects.filter(table__in=demo)
+    assert dict(results.values_list("game").annotate(n=Count("id"))) == dict.fromkeys(GAME_KEYS, 2)
+    for result in results.select_related("table"):
+        assert result.ending == "played" and result.places.count() == result.table.seat_count
+        assert result.places.filter(won=True).exists()
+    counts = (Table.objects.count(), Round.objects.count(), LedgerEntry.objects.count(), MatchResult.objects.count())
     call_command("seed")
-    assert (Table.objects.count(), Round.objects.count(), LedgerEntry.objects.count()) == counts
+    assert (Table.objects.count(), Round.objects.count(), LedgerEntry.objects.count(),
+            MatchResult.objects.count()) == counts
+
+
+def test_seed_records_the_results_of_a_club_seeded_before_results_were_kept() -> None:
+    call_command("seed")
+    kept = sorted(MatchResult.objects.values_list("match_id", "game", "rounds"))
+    MatchResult.objects.all().delete()
+    call_command("seed")
+    assert sorted(MatchResult.objects.values_list("match_id", "game", "rounds")) == kept
+    assert {game for _match, game, _rounds in kept} == set(GAME_KEYS)

@@ -30,6 +30,7 @@ SPEC = GameSpec(
         "A two-player pegging game invented in a caravan in Whitby: lay cards that follow suit, "
         "are kings or make 13 with the top card, then score your hand cribbage style. First to 100."
     ),
+    ranked_by="matches",  # played to a target: matches won count, not points summed over hands
     band_option="short",
     bands=(Band("standard", "To 100 points", False), Band("short", "Short game: to 50 points", True)),
 )

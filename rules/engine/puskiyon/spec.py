@@ -26,6 +26,7 @@ SPEC = GameSpec(
     blurb="Shed your hand by matching the top card's rank or suit; the cards you are left holding "
     "count against you, and the lowest total wins.",
     lower_is_better=True,  # the points are the cards left in hand: fewer wins
+    ranked_by="matches",  # played to a target: matches won count, not points summed over hands
     band_option="target",
     bands=(
         Band("standard", "Game ends at 200", 200),

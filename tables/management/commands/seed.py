@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from tables.ledger.services.results import record_past_matches
 from tables.seeding import seed_finished_matches, seed_members, seed_open_tables
 
 
@@ -26,3 +27,5 @@ class Command(BaseCommand):
         )
         for reason in finished.skipped:
             self.stdout.write(f"  skipped {reason}")
+        recorded, _empty = record_past_matches()  # a club seeded before match results were kept
+        self.stdout.write(f"match results of earlier matches: {recorded} recorded")

@@ -19,7 +19,8 @@ from accounts.models import User
 from tables.models import Match, Round, Seat, Table
 from tables.play import push
 from tables.play.services.errors import NotAllowed, StaleVersion, TableError
-from tables.play.services.play import Live, deal_in_place_of_voided, locked_table
+from tables.play.services.play import Live, deal_in_place_of_voided, locked_table, seats_at
+from tables.play.signals import match_ended
 
 REASON_MAX = 300
 ENDED = (Table.Status.FINISHED, Table.Status.ABANDONED)
@@ -38,6 +39,7 @@ def close_table(*, table_id: int, admin: User, reason: str) -> Table:
         if current is not None:
             _void(current, admin=admin, reason=reason, now=now)
         Match.objects.filter(table=table, over=False).update(over=True, finished_at=now)
+        match = Match.objects.filter(table=table).first() if table.status == Table.Status.RUNNING else None
         Seat.objects.filter(table=table).update(ready=False)
         closed = Table.objects.filter(pk=table.pk, version=table.version).update(
             status=Table.Status.ABANDONED, finished_at=now, closed_by=admin, close_reason=reason,
@@ -46,6 +48,8 @@ def close_table(*, table_id: int, admin: User, reason: str) -> Table:
         if closed != 1:
             raise StaleVersion("The table changed while it was being closed; nothing was changed. Try again.")
         table.refresh_from_db()
+        if match is not None:  # an open table had no match to end
+            match_ended.send(sender=Match, match=match, table=table, seats=seats_at(table), ending="closed", now=now)
         push.table_changed(table)
         push.lobby_changed()
     return table

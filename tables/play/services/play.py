@@ -31,7 +31,7 @@ from tables.models import Match, Move, Round, Seat, Table, TableSocket
 from tables.play import background, move_log, pace, push, snapshots
 from tables.play.selectors import name_seats, seat_label
 from tables.play.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError
-from tables.play.signals import round_finished
+from tables.play.signals import match_ended, round_finished
 from tables.play.snapshots import TableSnapshot
 
 NEXT_ROUND_PAUSE = timedelta(seconds=20)
@@ -227,10 +227,12 @@ class Live:
         closes, with `reason` shown on it and in the history."""
         if not self.round.over:
             self.finish_with_bots()
-        if self.table.status == Table.Status.RUNNING:
+        if self.table.status == Table.Status.RUNNING:  # else the round just finished ended the match: sent there
             self.table.status = Table.Status.ABANDONED
             self.table.finished_at = self.now
             self.table.close_reason = reason
+            match_ended.send(sender=Match, match=self.match, table=self.table, seats=self.seats, ending="closed",
+                             now=self.now)
 
     def _finish_round(self) -> None:
         result = self.game.result(self.state)
@@ -253,6 +255,8 @@ class Live:
             self.match.finished_at = now
             self.table.status = Table.Status.FINISHED
             self.table.finished_at = now
+            match_ended.send(sender=Match, match=self.match, table=self.table, seats=self.seats, ending="played",
+                             now=now)
         Seat.objects.filter(table=self.table).update(ready=False)
         for seat in self.seats:
             seat.ready = False

@@ -73,7 +73,7 @@ def test_standings_show_every_member_per_game_and_the_house(two_tables) -> None:
     assert re.findall(r'<th scope="row">([^<]*)</th>', hawk) == ["cat", "Bots (the house)"]
     mine = client_for(cat).get(reverse("standings"), {"game": "hawk"}).content.decode()
     assert re.findall(r'<th scope="row">([^<]*)</th>', mine)[0] == "cat (you)"
-    assert "fewer is better" in client_for(ann).get(reverse("standings"), {"game": "puskiyon"}).content.decode()
+    assert "fewer points are better" in client_for(ann).get(reverse("standings"), {"game": "puskiyon"}).content.decode()
 
 
 def test_a_member_cannot_see_another_members_history_or_rounds(two_tables) -> None:
