@@ -7,4 +7,5 @@ from accounts import views
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("turn-sound/", views.turn_sound, name="turn_sound"),
+    path("members/suggest/", views.member_suggestions, name="member_suggestions"),
 ]

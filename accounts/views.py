@@ -9,6 +9,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.forms import ProfileForm, TurnSoundForm
+from accounts.members import suggest_members
 
 
 def profile(request: HttpRequest) -> HttpResponse:
@@ -41,3 +42,12 @@ def turn_sound(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "accounts/turn_sound_toggle.html", {"turn_sound": on, "next": back})
     return redirect(back or "profile")
+
+
+def member_suggestions(request: HttpRequest) -> HttpResponse:
+    """The `<option>`s of a member box's datalist (accounts.fields.MemberInput): members only (the site's default
+    login), emails matched for staff alone. The box's value comes under its own name, which `field` gives."""
+    field = request.GET.get("field", "")[:60]
+    text = request.GET.get(field, "")[:254] if field else ""
+    members = suggest_members(text, by_email=request.user.is_staff)
+    return render(request, "accounts/member_suggestions.html", {"members": members})

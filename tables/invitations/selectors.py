@@ -5,16 +5,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.utils import timezone
 
+from accounts.members import Found, find_member, suggest_members
 from accounts.models import User
 from tables.models import Invitation, Seat, Table
 
 SUGGESTIONS = 6
-MIN_SUGGEST_CHARS = 2
 
 
 def pending_for(user: User) -> list[Invitation]:
@@ -49,45 +47,19 @@ def _unavailable(table: Table, inviter: User) -> Q:
 
 
 def suggestions(table: Table, inviter: User, text: str) -> list[User]:
-    """A few active members whose username, display name or email starts with (or whose name contains) `text`,
+    """A few active members whose username starts with `text` or whose display name contains it (accounts.members),
     leaving out the inviter, whoever is seated and whoever is already invited. Bots are seats, not members, so they
     never appear."""
-    text = text.strip()
-    if len(text) < MIN_SUGGEST_CHARS:
-        return []
-    matching = (Q(username__istartswith=text) | Q(display_name__icontains=text) | Q(email__istartswith=text))
-    return list(User.objects.filter(matching, is_active=True).exclude(_unavailable(table, inviter))
-                .order_by("display_name", "username")[:SUGGESTIONS])
-
-
-@dataclass(frozen=True)
-class Found:
-    """The one member a name means, or why there is none (`problem`)."""
-
-    member: User | None
-    problem: str = ""
-
-
-def _exactly(text: str) -> QuerySet[User]:
-    return User.objects.filter(Q(username__iexact=text) | Q(display_name__iexact=text) | Q(email__iexact=text))
+    return suggest_members(text, exclude=_unavailable(table, inviter))[:SUGGESTIONS]
 
 
 def resolve(table: Table, inviter: User, text: str) -> Found:
-    """The member `text` names, exactly (username, display name or email, any case), and free to be invited here.
-    Never a guess: two members answering to the name is a question back, not a pick."""
-    text = " ".join(text.split())
-    if not text:
-        return Found(None, "Type the member's username, display name or email.")
-    members = list(_exactly(text).filter(is_active=True)[:5])
-    if not members:
-        return Found(None, f"No member is called “{text}”. Pick one of the suggestions, or try their email.")
-    by_username = [m for m in members if m.username.lower() == text.lower() or m.email.lower() == text.lower()]
-    if len(members) > 1 and len(by_username) == 1:
-        members = by_username  # a username or email is unique: it wins over someone's display name
-    if len(members) > 1:
-        names = ", ".join(sorted(m.username for m in members))
-        return Found(None, f"Several members answer to “{text}” ({names}); type the username of the one you mean.")
-    member = members[0]
+    """The member `text` names, exactly (accounts.members: username, display name or email, any case), and free to
+    be invited here."""
+    found = find_member(text)
+    if found.member is None:
+        return found
+    member = found.member
     if member.pk == inviter.pk:
         return Found(None, "That is you: you are already at this table.")
     if Seat.objects.filter(table=table, user=member).exists():
