@@ -74,6 +74,31 @@ class AppendOnlyModel(models.Model):
         return False
 
 
+class ClubNight(AppendOnlyModel):
+    """An evening at one of the club's physical tables, entered by the treasurer on one score sheet and saved whole.
+
+    `seats` holds the players' member ids in seat order; each hand of the night is an InPersonRecord pointing here.
+    `token` is the sheet's own key (made when the sheet was opened): a sheet saved twice (a double click, a retried
+    POST) finds its night already there and records nothing more."""
+
+    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
+    played_on = models.DateField()
+    seats = models.JSONField(help_text="The players' member ids, in seat order.")
+    options = models.JSONField(default=dict, blank=True, help_text="The night's stake and house rules.")
+    note = models.CharField(max_length=200, blank=True)
+    token = models.CharField(max_length=64, unique=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="club_nights")
+    recorded_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-played_on", "-id"]
+        base_manager_name = "objects"
+        verbose_name = "club night"
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} night on {self.played_on}"
+
+
 class InPersonRecord(AppendOnlyModel):
     """A Sheepshead hand or a Hawk round played at the club's physical table, as an admin wrote it down.
 
@@ -97,11 +122,25 @@ class InPersonRecord(AppendOnlyModel):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="in_person_records"
     )
     recorded_at = models.DateTimeField(default=timezone.now, db_index=True)
+    night = models.ForeignKey(
+        ClubNight, on_delete=models.PROTECT, related_name="hands", null=True, blank=True,
+        help_text="The club night whose score sheet held this hand, if it was entered on one.")
+    number = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The hand's row on its night's sheet.")
+    replaces = models.OneToOneField(
+        "self", on_delete=models.PROTECT, related_name="replaced_by", null=True, blank=True,
+        help_text="The record this one corrects: its entries were reversed in the same transaction.")
+    reason = models.CharField(max_length=300, blank=True, help_text="Why the record it replaces was wrong.")
 
     class Meta:
         ordering = ["-recorded_at", "-id"]
         base_manager_name = "objects"
         verbose_name = "in-person result"
+        constraints = [
+            models.CheckConstraint(condition=Q(replaces__isnull=True) | ~Q(reason=""),
+                                   name="a_replacement_names_its_reason"),
+            models.UniqueConstraint(fields=["night", "number"], condition=Q(night__isnull=False),
+                                    name="one_hand_per_row_of_a_night"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} at the club on {self.played_on}: {self.summary}"
@@ -196,3 +235,35 @@ class LedgerEntry(AppendOnlyModel):
         if self.round_id is not None:
             return f"online round {self.round_id}"
         return f"in-person result {self.in_person_id}"
+
+
+class Settlement(AppendOnlyModel):
+    """The treasurer squared the books of one game up to a moment: who owed what, and the payments that settle it.
+
+    Balances after a settlement start again from zero by reading only entries after `through_entry` (the last ledger
+    entry of the game it covered); no entry is edited. `balances` maps member ids (as strings) to cents or points,
+    `payments` lists {"payer": id, "payee": id, "amount": cents}, the shortest list the treasurer was shown."""
+
+    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
+    unit = models.CharField(max_length=10, choices=UNIT_CHOICES)
+    after_entry = models.ForeignKey(
+        LedgerEntry, on_delete=models.PROTECT, related_name="+", null=True, blank=True,
+        help_text="The last entry of the settlement before this one (empty: from the start of the books).")
+    through_entry = models.ForeignKey(
+        LedgerEntry, on_delete=models.PROTECT, related_name="settled_by",
+        help_text="The last ledger entry of the game this settlement covers.")
+    balances = models.JSONField()
+    payments = models.JSONField(default=list, blank=True)
+    settled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="settlements")
+    settled_at = models.DateTimeField(default=timezone.now, db_index=True)
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-settled_at", "-id"]
+        base_manager_name = "objects"
+        constraints = [
+            models.UniqueConstraint(fields=["game", "through_entry"], name="one_settlement_per_game_and_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} settled on {self.settled_at:%Y-%m-%d}"
