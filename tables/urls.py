@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("tables.play.urls")),
     path("", include("tables.ledger.urls")),
     path("", include("tables.quickplay.urls")),
+    path("treasury/", include("tables.treasury.urls")),
     path("", include("tables.ratings.urls")),
     path("", include("tables.profiles.urls")),
     path("", include("tables.invitations.urls")),
