@@ -93,6 +93,6 @@ def test_quick_play_refused_while_playing_elsewhere_shows_in_the_lobby(browser, 
     assert 400 <= answer.value.status < 500
     expect(player.locator("#quick-play").get_by_role("alert")).to_contain_text("already playing")
     expect(player.locator("header.site")).to_be_visible()
-    expect(player.get_by_role("heading", name="Lobby")).to_be_visible()
+    expect(player.get_by_role("heading", name="Lobby", exact=True)).to_be_visible()
     expect(player.locator("#quick-form")).to_have_attribute("data-game", "hawsker")
     player.context.close()
