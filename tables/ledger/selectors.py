@@ -274,6 +274,7 @@ class Standing:
     name: str
     member_id: int | None
     spec: GameSpec
+    username: str = ""
     hands: int = 0
     total: int = 0
     matches: int = 0
@@ -360,8 +361,9 @@ def _total_lines(spec: GameSpec, start: date | None, end: date | None) -> list[S
     )
     names = _names([r["member"] for r in rows])
     return [
-        Standing(name=names[r["member"]] if r["member"] else HOUSE, member_id=r["member"], spec=spec,
-                 hands=r["online"] + r["in_person"], total=r["total"] or 0)
+        Standing(name=names[r["member"]][0] if r["member"] else HOUSE, member_id=r["member"], spec=spec,
+                 username=names[r["member"]][1] if r["member"] else "", hands=r["online"] + r["in_person"],
+                 total=r["total"] or 0)
         for r in rows
     ]
 
@@ -373,14 +375,16 @@ def _match_lines(spec: GameSpec, start: date | None, end: date | None) -> list[S
     )
     names = _names([r["user"] for r in rows])
     return [
-        Standing(name=names[r["user"]] if r["user"] else HOUSE, member_id=r["user"], spec=spec, hands=r["hands"] or 0,
-                 total=r["total"] or 0, matches=r["matches"], won=r["won"])
+        Standing(name=names[r["user"]][0] if r["user"] else HOUSE, member_id=r["user"], spec=spec,
+                 username=names[r["user"]][1] if r["user"] else "", hands=r["hands"] or 0, total=r["total"] or 0,
+                 matches=r["matches"], won=r["won"])
         for r in rows
     ]
 
 
-def _names(member_ids: list[int | None]) -> dict[int, str]:
-    return {u.pk: u.shown_name for u in User.objects.filter(pk__in=[m for m in member_ids if m])}
+def _names(member_ids: list[int | None]) -> dict[int, tuple[str, str]]:
+    """Each member's shown name and username (the link to their profile: two members may share a display name)."""
+    return {u.pk: (u.shown_name, u.username) for u in User.objects.filter(pk__in=[m for m in member_ids if m])}
 
 
 @dataclass

@@ -147,5 +147,5 @@ def test_notices_render_from_the_event_alone() -> None:
     assert render_notice("invited", {"invitation": "x", "table": "abc"}) == ""
     assert render_notice("invited", {"invitation": 3, "table": "a/b"}) == ""
     html = render_notice("invited", {"invitation": 3, "table": "abc", "name": "N", "by": "B"})
-    assert 'hx-post="/invitations/3/accept/"' in html
+    assert "B invites you to N" in html and "sr-only" in html
     assert "hx-swap-oob=\"delete\"" in render_notice("answered", {"invitation": 3, "table": "abc"})

@@ -65,14 +65,17 @@ def test_standings_show_every_member_per_game_and_the_house(two_tables) -> None:
     ann, _ben, cat, _shared, _alone = two_tables
     page = client_for(cat).get(reverse("standings"), {"game": "sheepshead"}).content.decode()
     assert "Ann" in page and "Ben" in page and "Bots (the house)" in page
-    rows = re.findall(r'<th scope="row">([^<]*)</th>', page)
+    rows = re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>', page)
     assert sorted(rows) == sorted(["Ann", "Ben", "Bots (the house)"])
-    counts = re.findall(r'<th scope="row">([^<]*)</th>\s*<td class="num">(\d+)</td>', page)
+    # Each member's name leads to their profile (two members may share a display name); the house has none.
+    assert f'href="{reverse("member_profile", args=[ann.username])}">Ann</a>' in page
+    assert "Bots (the house)</th>" in page
+    counts = re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>\s*<td class="num">(\d+)</td>', page)
     assert dict(counts) == {"Ann": "1", "Ben": "1", "Bots (the house)": "1"}  # rounds, not seats
     hawk = client_for(ann).get(reverse("standings"), {"game": "hawk"}).content.decode()
-    assert re.findall(r'<th scope="row">([^<]*)</th>', hawk) == ["cat", "Bots (the house)"]
+    assert re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>', hawk) == ["cat", "Bots (the house)"]
     mine = client_for(cat).get(reverse("standings"), {"game": "hawk"}).content.decode()
-    assert re.findall(r'<th scope="row">([^<]*)</th>', mine)[0] == "cat (you)"
+    assert re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>', mine)[0] == "cat (you)"
     assert "fewer points are better" in client_for(ann).get(reverse("standings"), {"game": "puskiyon"}).content.decode()
 
 

@@ -45,7 +45,7 @@ def names(rows) -> list[str]:
 
 
 def page_rows(html: str) -> list[str]:
-    return [name.removesuffix(" (you)") for name in re.findall(r'<th scope="row">([^<]*)</th>', html)]
+    return [name.removesuffix(" (you)") for name in re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>', html)]
 
 
 def test_the_puskiyon_example_ranks_by_win_rate_then_points_per_hand_not_by_summed_penalties(make_member) -> None:
