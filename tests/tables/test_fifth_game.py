@@ -23,6 +23,8 @@ from tests.tables.helpers import current_round, full_table
 KEY = fifth_game.KEY
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
+ROW_NAME = r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>'  # a standings row's name, linked to the profile or not
+
 
 @pytest.fixture
 def fifth() -> Iterator[None]:
@@ -110,7 +112,7 @@ def test_the_fifth_game_is_offered_created_played_and_settled_through_the_web(fi
     assert f'<td class="num balance">{points_text(mine, signed=True)}</td>' in history
     standings = client.get(reverse("standings"), {"game": KEY}).content.decode()
     assert "Standings: Little Tricks" in standings
-    assert re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>', standings) == ["Alice (you)", "Bots (the house)"]
+    assert re.findall(ROW_NAME, standings) == ["Alice (you)", "Bots (the house)"]
     assert client.get(reverse("round_replay", args=[round_.pk])).status_code == 200
     fair = client.get(reverse("fair_deal", args=[round_.pk]))
     assert fair.status_code == 200
@@ -135,7 +137,7 @@ def test_two_members_quick_play_the_fifth_game_and_the_standings_rank_them_by_it
     totals = dict(LedgerEntry.objects.filter(game=KEY).values_list("member__display_name", "amount"))
     assert sum(totals.values()) == 4
     standings = client_for(bob).get(reverse("standings"), {"game": KEY}).content.decode()
-    ranked = [name.removesuffix(" (you)") for name in re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>', standings)]
+    ranked = [name.removesuffix(" (you)") for name in re.findall(ROW_NAME, standings)]
     assert ranked == sorted(totals, key=lambda name: (-totals[name], name.lower()))  # more tricks is better
 
 

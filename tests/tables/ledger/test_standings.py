@@ -20,6 +20,8 @@ pytestmark = pytest.mark.django_db
 
 MAY_20 = datetime(2026, 5, 20, 17, 0, tzinfo=UTC)
 
+ROW_NAME = r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>'  # a standings row's name, linked to the profile or not
+
 
 def client_for(user) -> Client:
     client = Client()
@@ -45,7 +47,7 @@ def names(rows) -> list[str]:
 
 
 def page_rows(html: str) -> list[str]:
-    return [name.removesuffix(" (you)") for name in re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>', html)]
+    return [name.removesuffix(" (you)") for name in re.findall(ROW_NAME, html)]
 
 
 def test_the_puskiyon_example_ranks_by_win_rate_then_points_per_hand_not_by_summed_penalties(make_member) -> None:
