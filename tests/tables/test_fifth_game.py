@@ -23,7 +23,7 @@ from tests.tables.helpers import current_round, full_table
 KEY = fifth_game.KEY
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
-ROW_NAME = r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>'  # a standings row's name, linked to the profile or not
+ROW_NAME = r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>'  # a standings row's name, linked or not
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 MAY_20 = datetime(2026, 5, 20, 17, 0, tzinfo=UTC)
 
-ROW_NAME = r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>'  # a standings row's name, linked to the profile or not
+ROW_NAME = r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>'  # a standings row's name, linked or not
 
 
 def client_for(user) -> Client:
