@@ -30,20 +30,23 @@ def _change_url(record: InPersonRecord) -> str:
     return reverse("admin:tables_inpersonrecord_change", args=[record.pk])
 
 
+def _newest(newest: InPersonRecord) -> dict[str, Any]:
+    return {"newest": newest, "newest_url": _change_url(newest),
+            "newest_replace_url": reverse("treasury_replace_hand", args=[newest.pk])}
+
+
 @staff_member_required
 @require_http_methods(["GET", "POST"])
 def replace_hand(request: HttpRequest, record_id: int) -> HttpResponse:
     record = get_object_or_404(InPersonRecord.objects.select_related("recorded_by"), pk=record_id)
     context: dict[str, Any] = {
         **admin.site.each_context(request), "opts": InPersonRecord._meta, "record": record,
-        "title": f"Replace in-person result {record.pk}", "subtitle": record.summary,
+        "title": f"Replace in-person result {record.pk}",
         "change_url": _change_url(record),
     }
     successor = InPersonRecord.objects.filter(replaces=record).first()
     if successor is not None and request.method == "GET":
-        newest = newest_version(record)
-        return TemplateResponse(request, TEMPLATE, {**context, "newest": newest, "newest_url": _change_url(newest)},
-                                status=409)
+        return TemplateResponse(request, TEMPLATE, {**context, **_newest(newest_version(record))})
     form = ReplaceForm(request.POST or None, record=record)
     comparison = None
     if request.method == "POST" and form.is_valid():
@@ -65,7 +68,7 @@ def replace_hand(request: HttpRequest, record_id: int) -> HttpResponse:
                 messages.info(request, f"In-person result {record.pk} was already replaced by {error.newest.pk}; "
                                        "nothing more was written.")
                 return redirect(_change_url(error.newest))
-            context.update(newest=error.newest, newest_url=_change_url(error.newest))
+            context.update(_newest(error.newest))
             form.add_error(None, str(error))
         except TableError as error:
             form.add_error(None, str(error))
