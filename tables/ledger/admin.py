@@ -222,8 +222,9 @@ class InPersonRecordAdmin(ReadOnlyRecords):
     list_filter = ("game", "kind", "played_on", ("recorded_by", admin.RelatedOnlyFieldListFilter))
     search_fields = ("summary", "note")
     date_hierarchy = "played_on"
-    readonly_fields = ("game", "kind", "played_on", "summary", "facts", "score", "note", "recorded_by", "recorded_at",
-                       "replaces_shown", "replaced_by_shown", "reason", "entries")
+    fields = ("game", "kind", "played_on", "night", "number", "summary", "facts", "score", "note", "recorded_by",
+              "recorded_at", "replaces_shown", "replaced_by_shown", "reason", "entries")
+    readonly_fields = fields
     change_list_template = "tables/ledger/admin_inperson_changelist.html"
     change_form_template = "tables/ledger/admin_inperson_change.html"
 
