@@ -150,7 +150,12 @@ class LedgerEntryAdmin(ReadOnlyRecords):
         if entry.kind == LedgerEntry.Kind.REVERSAL:
             return ""
         key = f"round={entry.round_id}" if entry.round_id else f"in_person={entry.in_person_id}"
-        return format_html('<a href="{}?{}">correct…</a>', reverse("admin:tables_ledgerentry_correct"), key)
+        link = format_html('<a href="{}?{}">correct…</a>', reverse("admin:tables_ledgerentry_correct"), key)
+        if entry.in_person_id is None:
+            return link
+        # The treasury's one-step replacement (tables.treasury), linked by URL name: the ledger imports nothing of it.
+        return format_html('{} · <a href="{}">replace the hand…</a>', link,
+                           reverse("treasury_replace_hand", args=[entry.in_person_id]))
 
     @admin.action(description="Export the selected entries as CSV")
     def export_csv(self, request: HttpRequest, queryset: QuerySet[LedgerEntry]) -> StreamingHttpResponse:
@@ -212,13 +217,46 @@ class LedgerEntryAdmin(ReadOnlyRecords):
 
 @admin.register(InPersonRecord)
 class InPersonRecordAdmin(ReadOnlyRecords):
-    list_display = ("recorded_at", "played_on", "kind", "summary", "recorded_by")
+    list_display = ("recorded_at", "played_on", "kind", "summary", "recorded_by", "version")
+    list_select_related = ("recorded_by", "replaced_by")
     list_filter = ("game", "kind", "played_on", ("recorded_by", admin.RelatedOnlyFieldListFilter))
     search_fields = ("summary", "note")
     date_hierarchy = "played_on"
-    readonly_fields = ("game", "kind", "played_on", "summary", "facts", "score", "note", "recorded_by", "recorded_at",
-                       "entries")
+    fields = ("game", "kind", "played_on", "night", "number", "summary", "facts", "score", "note", "recorded_by",
+              "recorded_at", "replaces_shown", "replaced_by_shown", "reason", "entries")
+    readonly_fields = fields
     change_list_template = "tables/ledger/admin_inperson_changelist.html"
+    change_form_template = "tables/ledger/admin_inperson_change.html"
+
+    @admin.display(description="version")
+    def version(self, record: InPersonRecord) -> str:
+        successor = getattr(record, "replaced_by", None)
+        if successor is not None:
+            return f"replaced by {successor.pk}"
+        return f"replaces {record.replaces_id}" if record.replaces_id else ""
+
+    @admin.display(description="replaces")
+    def replaces_shown(self, record: InPersonRecord) -> str:
+        if record.replaces_id is None:
+            return "—"
+        url = reverse("admin:tables_inpersonrecord_change", args=[record.replaces_id])
+        return format_html('<a href="{}">in-person result {}</a>', url, record.replaces_id)
+
+    @admin.display(description="replaced by")
+    def replaced_by_shown(self, record: InPersonRecord) -> str:
+        successor = InPersonRecord.objects.filter(replaces=record).first()
+        if successor is None:
+            return "—"
+        url = reverse("admin:tables_inpersonrecord_change", args=[successor.pk])
+        return format_html('<a href="{}">in-person result {}</a> (by {} on {}: {})', url, successor.pk,
+                           successor.recorded_by.shown_name, successor.recorded_at.date(), successor.reason)
+
+    def render_change_form(self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        record = context.get("original")
+        if record is not None:
+            context["replaced"] = InPersonRecord.objects.filter(replaces=record).exists()
+            context["replace_url"] = reverse("treasury_replace_hand", args=[record.pk])
+        return super().render_change_form(request, context, *args, **kwargs)
 
     @admin.display(description="ledger entries")
     def entries(self, record: InPersonRecord) -> str:

@@ -24,7 +24,7 @@ from rules.engine import registry
 from rules.engine.api import Config, GameSpec
 from rules.engine.api import Match as EngineMatch
 from rules.engine.moves import Move as EngineMove
-from tables.models import LedgerEntry, MatchPlace, MatchResult, Move, Round, Season, Seat
+from tables.models import InPersonRecord, LedgerEntry, MatchPlace, MatchResult, Move, Round, Season, Seat
 from tables.play.amounts import points_text
 from tables.play.selectors import name_seats, round_headline, seat_label
 
@@ -74,7 +74,11 @@ class HistoryRow:
         entry = self.entry
         if entry.kind == LedgerEntry.Kind.RESULT:
             if entry.in_person_id is not None:
-                return entry.in_person.summary
+                record = entry.in_person
+                if record.replaces_id is not None:
+                    by = record.recorded_by.shown_name
+                    return f"{record.summary} (replacing an earlier record, by {by}: {record.reason})"
+                return record.summary
             summary = (entry.round.result or {}).get("summary") or {}
             return round_headline(summary, self.names) or "Result"
         by = entry.made_by.shown_name if entry.made_by else "an admin"
@@ -160,11 +164,12 @@ def member_history(*, user: User, game: str | None = None, start: date | None = 
             opening[row["game"]] = row["total"] or 0
     entries = (
         in_period(mine, start, end)
-        .select_related("round__match__table", "in_person", "made_by")
+        .select_related("round__match__table", "in_person__recorded_by", "made_by")
         .order_by("created_at", "id")
     )
     running = dict(opening)
     entries = list(entries)
+    replaced = _replaced_records({entry.in_person_id for entry in entries if entry.in_person_id is not None})
     names = _names_by_round({entry.round_id for entry in entries if entry.round_id is not None})
     balances: dict[str, GameBalance] = {}
     rows: list[HistoryRow] = []
@@ -176,11 +181,16 @@ def member_history(*, user: User, game: str | None = None, start: date | None = 
         rows.append(HistoryRow(entry=entry, balance=running[entry.game], names=names.get(entry.round_id, [])))
         line = balances[entry.game]
         line.change += entry.amount
-        if entry.kind == LedgerEntry.Kind.RESULT:
+        if entry.kind == LedgerEntry.Kind.RESULT and entry.in_person_id not in replaced:
             line.rounds += 1
     rows.reverse()
     return History(rows=rows, balances=list(balances.values()), matches=member_matches(
         user=user, game=game, start=start, end=end))
+
+
+def _replaced_records(record_ids: set[int]) -> set[int]:
+    """Which of these in-person records have been replaced: a hand is counted once, as its newest version."""
+    return set(InPersonRecord.objects.filter(pk__in=record_ids, replaced_by__isnull=False).values_list("pk", flat=True))
 
 
 def member_matches(*, user: User, game: str | None = None, start: date | None = None,
@@ -356,7 +366,9 @@ def _total_lines(spec: GameSpec, start: date | None, end: date | None) -> list[S
         .annotate(
             total=Sum("amount"),
             online=Count("round", distinct=True, filter=Q(kind=LedgerEntry.Kind.RESULT)),
-            in_person=Count("in_person", distinct=True, filter=Q(kind=LedgerEntry.Kind.RESULT)),
+            # A replaced record's hand is counted as its replacement (tables.treasury): once.
+            in_person=Count("in_person", distinct=True,
+                            filter=Q(kind=LedgerEntry.Kind.RESULT, in_person__replaced_by__isnull=True)),
         )
     )
     names = _names([r["member"] for r in rows])

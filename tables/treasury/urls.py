@@ -1,5 +1,11 @@
+"""The treasurer's tools, staff only, in the admin's look: a club night's score sheet, settling up, statements,
+corrections of in-person hands in one step, and the books' backups and checks. Builds on the ledger and play."""
 from __future__ import annotations
 
-from django.urls import path  # noqa: F401  (each part of the treasury adds its pages below)
+from django.urls import path
 
-urlpatterns: list = []
+from tables.treasury.views import replace
+
+urlpatterns: list = [
+    path("inperson/<int:record_id>/replace/", replace.replace_hand, name="treasury_replace_hand"),
+]

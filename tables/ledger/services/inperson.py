@@ -135,13 +135,21 @@ def _played_on(played_on: date | None) -> date:
 def _save(
     *, admin: User, game: str, kind: str, facts: dict[str, Any], score: dict[str, Any], summary: str,
     members: list[User], amounts: Sequence[int], played_on: date, note: str,
+    replaces: InPersonRecord | None = None, reason: str = "",
 ) -> InPersonRecord:
+    """The record and its entries; a record that `replaces` another also reverses the other's entries, together."""
     with transaction.atomic():
         record = InPersonRecord.objects.create(
             game=game, kind=kind, facts=facts, score=score, summary=summary[:300], note=(note or "").strip()[:200],
-            played_on=played_on, recorded_by=admin, recorded_at=timezone.now(),
+            played_on=played_on, recorded_by=admin, recorded_at=timezone.now(), replaces=replaces,
+            reason=reason if replaces is not None else "",
+            night_id=replaces.night_id if replaces is not None else None,
         )
-        ledger.record_in_person(record=record, members=members, amounts=amounts)
+        if replaces is None:
+            ledger.record_in_person(record=record, members=members, amounts=amounts)
+        else:
+            ledger.replace_in_person(old=replaces, record=record, members=members, amounts=amounts, admin=admin,
+                                     reason=reason)
     return record
 
 
@@ -157,6 +165,7 @@ def _dollars(cents: int) -> str:
 def record_sheepshead_hand(
     *, admin: User, players: Sequence[str], picker: str, partner: str | None, picker_points: Any,
     stake_cents: Any = 100, played_on: date | None = None, note: str = "",
+    replaces: InPersonRecord | None = None, reason: str = "",
 ) -> InPersonRecord:
     """A picked hand: the picker (and partner, or none) against the rest, settled as RULES.md says."""
     _check_admin(admin)
@@ -198,6 +207,7 @@ def record_sheepshead_hand(
     return _save(
         admin=admin, game="sheepshead", kind=InPersonRecord.Kind.SHEEPSHEAD_HAND, facts=facts, score=score,
         summary=summary, members=members, amounts=money, played_on=_played_on(played_on), note=note,
+        replaces=replaces, reason=reason,
     )
 
 
@@ -211,6 +221,7 @@ def _per_player(name: str, values: Sequence[Any], count: int) -> list[int]:
 def record_sheepshead_leaster(
     *, admin: User, players: Sequence[str], points: Sequence[Any], tricks: Sequence[Any],
     stake_cents: Any = 100, played_on: date | None = None, note: str = "",
+    replaces: InPersonRecord | None = None, reason: str = "",
 ) -> InPersonRecord:
     """A leaster (nobody picked): each player's points and tricks; the fewest points with a trick wins."""
     _check_admin(admin)
@@ -251,6 +262,7 @@ def record_sheepshead_leaster(
     return _save(
         admin=admin, game="sheepshead", kind=InPersonRecord.Kind.SHEEPSHEAD_LEASTER, facts=facts, score=score,
         summary=summary, members=members, amounts=money, played_on=_played_on(played_on), note=note,
+        replaces=replaces, reason=reason,
     )
 
 
@@ -267,7 +279,7 @@ def _bonuses(side: str, kinds: Iterable[str]) -> list[str]:
 def record_hawk_round(
     *, admin: User, players: Sequence[str], lafh: Sequence[str], solo: bool, lafh_pips: Any,
     nob_pips: Any = None, lafh_bonuses: Iterable[str] = (), nob_bonuses: Iterable[str] = (),
-    played_on: date | None = None, note: str = "",
+    played_on: date | None = None, note: str = "", replaces: InPersonRecord | None = None, reason: str = "",
 ) -> InPersonRecord:
     """A Hawk round: LAFH (one player solo, or two), the pips and the bonus kinds each side showed.
 
@@ -333,4 +345,5 @@ def record_hawk_round(
     return _save(
         admin=admin, game="hawk", kind=InPersonRecord.Kind.HAWK_ROUND, facts=facts, score=score.as_dict(),
         summary=summary, members=members, amounts=list(score.deltas), played_on=_played_on(played_on), note=note,
+        replaces=replaces, reason=reason,
     )

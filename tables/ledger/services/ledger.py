@@ -163,3 +163,40 @@ def correct_entries(*, admin: User, reason: str, changes: Mapping[int, Any]) -> 
             return _write_set(written)
         except IntegrityError:
             raise LedgerError("Someone corrected these entries at the same moment; look again.") from None
+
+
+def replace_in_person(
+    *, old: InPersonRecord, record: InPersonRecord, members: Sequence[User], amounts: Sequence[int], admin: User,
+    reason: str,
+) -> list[LedgerEntry]:
+    """The entries of `record`, which replaces `old`: a reversal of every entry of `old` still standing, then the
+    new results, written as one set (so a money game's pair of records sums to zero together, as each does alone).
+
+    "Still standing" is a result or a correction not yet reversed: after an entry-by-entry correction
+    (`correct_entries`) it is the correction that is reversed, so each old seat nets to exactly zero whatever was
+    done to it before. The caller holds the transaction in which `record` was created."""
+    if record.replaces_id != old.pk:
+        raise LedgerError("The new record must name the record it replaces.")
+    standing = list(
+        LedgerEntry.objects.select_for_update().filter(in_person=old, reversed_by__isnull=True)
+        .exclude(kind=LedgerEntry.Kind.REVERSAL).order_by("seat", "id")
+    )
+    if not standing:
+        raise LedgerError(f"In-person result {old.pk} has no entry left to reverse.")
+    reversals = [
+        LedgerEntry(
+            game=e.game, unit=e.unit, member_id=e.member_id, is_bot=e.is_bot, seat=e.seat, label=e.label,
+            amount=-e.amount, in_person=old, kind=LedgerEntry.Kind.REVERSAL, reverses=e, reason=reason,
+            made_by=admin, created_at=record.recorded_at,
+        )
+        for e in standing
+    ]
+    unit = unit_of(record.game)
+    results = [
+        LedgerEntry(
+            game=record.game, unit=unit, member=member, is_bot=False, seat=position, label=member.shown_name,
+            amount=int(amount), in_person=record, kind=LedgerEntry.Kind.RESULT, created_at=record.recorded_at,
+        )
+        for position, (member, amount) in enumerate(zip(members, amounts, strict=True))
+    ]
+    return _write_set(reversals + results)

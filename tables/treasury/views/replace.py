@@ -1,0 +1,77 @@
+"""Replacing a recorded in-person hand: one form, a preview (htmx) of the old and new settlement side by side, and
+"Replace", which writes the new record and the reversals together. Staff only, in the admin's look."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from tables.models import InPersonRecord
+from tables.play.services.errors import TableError
+from tables.treasury.forms.replace import ReplaceForm
+from tables.treasury.services.replace import (
+    AlreadyReplaced,
+    newest_version,
+    preview_replacement,
+    replace_in_person_record,
+)
+
+TEMPLATE = "tables/treasury/replace.html"
+
+
+def _change_url(record: InPersonRecord) -> str:
+    return reverse("admin:tables_inpersonrecord_change", args=[record.pk])
+
+
+def _newest(newest: InPersonRecord) -> dict[str, Any]:
+    return {"newest": newest, "newest_url": _change_url(newest),
+            "newest_replace_url": reverse("treasury_replace_hand", args=[newest.pk])}
+
+
+@staff_member_required
+@require_http_methods(["GET", "POST"])
+def replace_hand(request: HttpRequest, record_id: int) -> HttpResponse:
+    record = get_object_or_404(InPersonRecord.objects.select_related("recorded_by"), pk=record_id)
+    context: dict[str, Any] = {
+        **admin.site.each_context(request), "opts": InPersonRecord._meta, "record": record,
+        "title": f"Replace in-person result {record.pk}",
+        "change_url": _change_url(record),
+    }
+    successor = InPersonRecord.objects.filter(replaces=record).first()
+    if successor is not None and request.method == "GET":
+        return TemplateResponse(request, TEMPLATE, {**context, **_newest(newest_version(record))})
+    form = ReplaceForm(request.POST or None, record=record)
+    comparison = None
+    if request.method == "POST" and form.is_valid():
+        kind, facts = form.service_call()
+        reason = form.cleaned_data.get("reason") or ""
+        try:
+            if request.POST.get("action") == "replace":
+                new = replace_in_person_record(admin=request.user, record_id=record.pk, reason=reason, kind=kind,
+                                               facts=facts)
+                messages.success(request, f"Replaced in-person result {record.pk} by {new.pk}: the old entries are "
+                                          f"reversed and the new ones written. {new.summary}")
+                return redirect(_change_url(new))
+            comparison = preview_replacement(admin=request.user, record_id=record.pk, reason=reason, kind=kind,
+                                             facts=facts)
+        except AlreadyReplaced as error:
+            same = (error.newest.replaces_id == record.pk and error.newest.recorded_by_id == request.user.pk
+                    and error.newest.reason == " ".join(reason.split()))
+            if same and request.POST.get("action") == "replace":  # the same replacement, posted again
+                messages.info(request, f"In-person result {record.pk} was already replaced by {error.newest.pk}; "
+                                       "nothing more was written.")
+                return redirect(_change_url(error.newest))
+            context.update(_newest(error.newest))
+            form.add_error(None, str(error))
+        except TableError as error:
+            form.add_error(None, str(error))
+    context.update(form=form, comparison=comparison)
+    template = f"{TEMPLATE}#replace-form" if request.htmx else TEMPLATE
+    return TemplateResponse(request, template, context)
