@@ -1,5 +1,14 @@
+"""The treasurer's tools, staff only, in the admin's look: a club night's score sheet, settling up, statements,
+corrections of in-person hands in one step, and the books' backups and checks. Builds on the ledger and play."""
 from __future__ import annotations
 
-from django.urls import path  # noqa: F401  (each part of the treasury adds its pages below)
+from django.urls import path
 
-urlpatterns: list = []
+from tables.treasury.views import settling, statements
+
+urlpatterns: list = [
+    path("settle/", settling.settle, name="treasury_settle"),
+    path("statements/", statements.statement, name="treasury_statement"),
+    path("statements/everyone/", statements.everyone, name="treasury_statements_everyone"),
+    path("statements/statement.csv", statements.statement_csv, name="treasury_statement_csv"),
+]
