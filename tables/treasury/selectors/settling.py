@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from django.utils.text import capfirst
+
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
@@ -56,7 +58,7 @@ class PaymentLine:
 
     @property
     def sentence(self) -> str:
-        return f"{self.payer} pays {self.payee} {self.amount_text}"
+        return capfirst(f"{self.payer} pays {self.payee} {self.amount_text}")
 
 
 @dataclass
@@ -111,7 +113,7 @@ def _with_payments(books: Books) -> Books:
     if not books.money:
         return books
     plan = square_up({line.member_id: line.amount for line in books.parties})
-    names = {line.member_id: "The house" if line.house else line.name for line in books.parties}
+    names = {line.member_id: "the house" if line.house else line.name for line in books.parties}
     books.payments = sorted((PaymentLine(names[p.payer], names[p.payee], p.amount) for p in plan.payments),
                             key=lambda p: (p.payer.lower(), p.payee.lower()))
     books.exact, books.method = plan.exact, plan.method
@@ -153,7 +155,7 @@ def past_settlements(*, game: str, limit: int = 50) -> list[SettlementLine]:
 
     def name(key: Any, *, short: bool = False) -> str:
         if key is None or key == HOUSE:
-            return "The house" if short else HOUSE_NAME
+            return "the house" if short else HOUSE_NAME
         return names.get(int(key), f"member {key}")
 
     lines = []

@@ -57,7 +57,7 @@ def confirm(client: Client, game: str = "sheepshead") -> tuple[dict, object]:
 
 def test_the_page_shows_each_balance_and_who_pays_whom(staff_client, treasurer, club) -> None:
     two_hands(treasurer)
-    data, page = confirm(staff_client)
+    _data, page = confirm(staff_client)
     books = page.context["books"]
     assert {line.name: line.amount for line in books.parties} == {
         "Ann": 400, "Ben": 300, "Cat": -900, "Dan": 100, "Eve": 100}
@@ -190,6 +190,8 @@ def test_the_house_is_one_party_and_the_balances_sum_to_zero(staff_client, treas
     assert settlement.balances["house"] == house[0].amount
     if house[0].amount:
         assert any(None in (p["payer"], p["payee"]) for p in settlement.payments)
+        sentences = [p.sentence for p in books.payments]
+        assert any(s.startswith("The house pays ") or " pays the house $" in s for s in sentences), sentences
 
 
 def test_a_period_is_a_summary_of_the_club_days_whatever_was_settled(staff_client, treasurer, club) -> None:
@@ -208,3 +210,8 @@ def test_a_period_is_a_summary_of_the_club_days_whatever_was_settled(staff_clien
     bad = staff_client.get(URL, {"game": "sheepshead", "start": today.isoformat(),
                                  "end": (today - timedelta(days=1)).isoformat()})
     assert "The period ends before it starts." in bad.content.decode()
+
+
+def test_the_ledger_in_the_admin_links_to_settling_and_statements(staff_client) -> None:
+    body = staff_client.get(reverse("admin:tables_ledgerentry_changelist")).content.decode()
+    assert f'href="{URL}"' in body and f'href="{reverse("treasury_statement")}"' in body

@@ -6,8 +6,10 @@ from __future__ import annotations
 import csv
 import io
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
@@ -123,8 +125,7 @@ def test_the_print_stylesheet_is_linked_and_everyone_gets_a_page(staff_client, t
     assert 'href="/static/css/statements.css"' in body
     assert [s.member.username for s in everyone.context["statements"]] == ["ann", "ben", "cat"]
     assert body.count('<article class="statement"') == 3
-    from django.contrib.staticfiles import finders
-    css = open(finders.find("css/statements.css")).read()
+    css = Path(finders.find("css/statements.css")).read_text()
     assert "@media print" in css and "break-after: page" in css and "#nav-sidebar" in css
 
 
