@@ -212,6 +212,8 @@ def test_a_period_is_a_summary_of_the_club_days_whatever_was_settled(staff_clien
     assert "The period ends before it starts." in bad.content.decode()
 
 
-def test_the_ledger_in_the_admin_links_to_settling_and_statements(staff_client) -> None:
-    body = staff_client.get(reverse("admin:tables_ledgerentry_changelist")).content.decode()
+def test_the_ledger_in_the_admin_links_to_settling_and_statements(make_member) -> None:
+    client = Client()
+    client.force_login(make_member("boss", is_staff=True, is_superuser=True))  # the changelist needs view permission
+    body = client.get(reverse("admin:tables_ledgerentry_changelist")).content.decode()
     assert f'href="{URL}"' in body and f'href="{reverse("treasury_statement")}"' in body
