@@ -10,8 +10,6 @@ correction as a reversing plus a new entry with a reason). Every view is wrapped
 
 from __future__ import annotations
 
-import csv
-import re
 from typing import Any
 
 from django.contrib import admin, messages
@@ -24,6 +22,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from accounts.models import User
+from tables.ledger.csv_export import csv_response
 from tables.ledger.forms import CorrectionForm, HawkResultForm, PeriodForm, SheepsheadResultForm
 from tables.ledger.selectors import balances, in_period, money_text, replay_step, seat_names
 from tables.ledger.services import inperson
@@ -36,41 +35,6 @@ from tables.play.admin_helpers.readonly import ReadOnlyAdmin, ReadOnlyInline
 from tables.play.request_numbers import record_id, whole_number
 from tables.play.services.admin_actions import void_round
 from tables.play.services.errors import TableError
-
-
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
-
-
-def _cell(value: Any) -> Any:
-    """Text a spreadsheet would run as a formula (a display name such as `=HYPERLINK(...)`) is quoted.
-
-    Amounts are not: a cell that is only signed numbers, dollars or points, one space apart (`-100`,
-    `-100 50 50`, `-$1.00 +$0.50`, `-1 point`), has no operator, reference or call a formula could use.
-    """
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r") and not _AMOUNTS.fullmatch(value):
-        return "'" + value
-    return value
-
-
-_AMOUNT = r"[+-]?(?:\$\d+\.\d\d|\d+(?: points?)?)"
-_AMOUNTS = re.compile(rf"{_AMOUNT}(?: {_AMOUNT})*")
-
-
-def csv_response(filename: str, header: list[str], rows: Any) -> StreamingHttpResponse:
-    """A CSV download streamed row by row (a long ledger never sits in memory)."""
-    writer = csv.writer(_Echo())
-
-    def lines() -> Any:
-        yield writer.writerow(header)
-        for row in rows:
-            yield writer.writerow([_cell(value) for value in row])
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
 
 LEDGER_HEADER = [
     "id", "booked_at", "game", "unit", "member", "bot", "seat", "label", "amount", "amount_shown", "kind",

@@ -1,0 +1,1 @@
+"""Reads of the treasurer's pages, one module per page (settling, statements)."""

@@ -1,0 +1,174 @@
+"""A member's statement: every ledger entry of theirs in a period of the club's days, game by game, with where it
+was played, what happened, reversals and corrections marked, and a running balance that starts from what they had
+before the period. Days and times are the club's (its zone), so every member's statement covers the same hours as
+the treasurer's balances and settlements."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from django.db.models import Sum
+
+from accounts.models import User
+from rules.engine import registry
+from rules.engine.api import GameSpec
+from tables.ledger.selectors import club_days, money_text
+from tables.models import LedgerEntry
+from tables.play.selectors import round_headline
+
+
+@dataclass(frozen=True)
+class StatementRow:
+    entry: LedgerEntry
+    balance: int  # the member's balance in this game after the entry
+    where: str
+    result: str
+
+    @property
+    def marker(self) -> str:
+        """"reversal", "correction" or "" (a plain result): the statement marks the rows that fix earlier ones."""
+        kind = self.entry.kind
+        if kind == LedgerEntry.Kind.REVERSAL:
+            return "reversal"
+        if kind == LedgerEntry.Kind.CORRECTION or (self.entry.in_person_id and self.entry.in_person.replaces_id):
+            return "correction"
+        return ""
+
+    @property
+    def amount_text(self) -> str:
+        return money_text(self.entry.amount, self.entry.unit)
+
+    @property
+    def balance_text(self) -> str:
+        return money_text(self.balance, self.entry.unit)
+
+
+@dataclass
+class GameStatement:
+    spec: GameSpec
+    opening: int
+    rows: list[StatementRow] = field(default_factory=list)
+
+    @property
+    def change(self) -> int:
+        return sum(row.entry.amount for row in self.rows)
+
+    @property
+    def closing(self) -> int:
+        return self.opening + self.change
+
+    @property
+    def hands(self) -> int:
+        return sum(1 for row in self.rows if row.entry.kind == LedgerEntry.Kind.RESULT and not row.marker)
+
+    def text(self, amount: int) -> str:
+        return money_text(amount, self.spec.unit)
+
+    @property
+    def opening_text(self) -> str:
+        return self.text(self.opening)
+
+    @property
+    def change_text(self) -> str:
+        return self.text(self.change)
+
+    @property
+    def closing_text(self) -> str:
+        return self.text(self.closing)
+
+
+@dataclass
+class Statement:
+    member: User
+    start: date | None
+    end: date | None
+    games: list[GameStatement]
+
+    @property
+    def empty(self) -> bool:
+        return not any(game.rows for game in self.games)
+
+
+def _where(entry: LedgerEntry) -> str:
+    if entry.round_id is not None:
+        table = entry.round.match.table
+        name = table.name or f"{registry.spec(table.game).title if registry.known(table.game) else table.game} " \
+                              f"table {table.code}"
+        return f"Online: {name}, round {entry.round.number}"
+    record = entry.in_person
+    if record.night_id is not None:
+        return f"Club night of {record.night.played_on:%d %b %Y}, hand {record.number}"
+    return f"At the club's table, {record.played_on:%d %b %Y}"
+
+
+def _names_by_round(round_ids: set[int]) -> dict[int, list[str]]:
+    found: dict[int, dict[int, str]] = defaultdict(dict)
+    for round_id, seat, label in LedgerEntry.objects.filter(
+            round_id__in=round_ids, kind=LedgerEntry.Kind.RESULT).values_list("round_id", "seat", "label"):
+        found[round_id][seat] = label
+    return {rid: [seats.get(p, f"seat {p + 1}") for p in range(max(seats) + 1)] for rid, seats in found.items()}
+
+
+def _result(entry: LedgerEntry, names: dict[int, list[str]]) -> str:
+    by = entry.made_by.shown_name if entry.made_by_id else "the treasurer"
+    if entry.kind == LedgerEntry.Kind.REVERSAL:
+        return f"Reversal of an earlier entry, by {by}: {entry.reason}"
+    if entry.kind == LedgerEntry.Kind.CORRECTION:
+        return f"Corrected amount, by {by}: {entry.reason}"
+    if entry.in_person_id is not None:
+        record = entry.in_person
+        if record.replaces_id:
+            return f"Corrected hand ({record.reason}): {record.summary}"
+        return record.summary
+    summary = (entry.round.result or {}).get("summary") or {}
+    return round_headline(summary, names.get(entry.round_id, [])) or "Result"
+
+
+def statement(*, member: User, game: str | None = None, start: date | None = None,
+              end: date | None = None) -> Statement:
+    """The member's entries booked on the club's days `start` to `end`, one section per game they have a balance
+    or an entry in (just `game` when given), each opening with the balance from every earlier entry."""
+    mine = LedgerEntry.objects.filter(member=member)
+    if game:
+        mine = mine.filter(game=game)
+    opening: dict[str, int] = {}
+    if start is not None:
+        before = club_days(mine, "created_at", None, start - timedelta(days=1))
+        opening = {row["game"]: row["total"] or 0 for row in before.values("game").annotate(total=Sum("amount"))
+                   .order_by()}
+    entries = list(club_days(mine, "created_at", start, end)
+                   .select_related("round__match__table", "in_person__night", "made_by")
+                   .order_by("created_at", "id"))
+    names = _names_by_round({e.round_id for e in entries if e.round_id is not None})
+    sections: dict[str, GameStatement] = {}
+    for spec in registry.all_specs():
+        if (game and spec.key == game) or opening.get(spec.key):
+            sections[spec.key] = GameStatement(spec=spec, opening=opening.get(spec.key, 0))
+    running = dict(opening)
+    for entry in entries:
+        if entry.game not in sections:
+            if not registry.known(entry.game):
+                continue
+            sections[entry.game] = GameStatement(spec=registry.spec(entry.game), opening=opening.get(entry.game, 0))
+        running[entry.game] = running.get(entry.game, 0) + entry.amount
+        sections[entry.game].rows.append(StatementRow(entry=entry, balance=running[entry.game], where=_where(entry),
+                                                      result=_result(entry, names)))
+    order = {key: index for index, key in enumerate(registry.game_keys())}
+    return Statement(member=member, start=start, end=end,
+                     games=sorted(sections.values(), key=lambda s: order.get(s.spec.key, len(order))))
+
+
+def members_in_period(*, game: str | None, start: date | None, end: date | None) -> list[User]:
+    """Everyone with an entry booked in the period (in `game`, when given), by name."""
+    entries = club_days(LedgerEntry.objects.filter(member__isnull=False), "created_at", start, end)
+    if game:
+        entries = entries.filter(game=game)
+    ids = entries.values_list("member_id", flat=True).distinct().order_by()
+    return sorted(User.objects.filter(pk__in=ids), key=lambda u: (u.shown_name.lower(), u.pk))
+
+
+def statements_for_everyone(*, game: str | None, start: date | None, end: date | None) -> list[Statement]:
+    return [statement(member=m, game=game, start=start, end=end)
+            for m in members_in_period(game=game, start=start, end=end)]

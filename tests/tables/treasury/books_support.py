@@ -1,0 +1,31 @@
+"""Entries for the treasury's tests: in-person hands booked on a chosen day, through the ledger's own service."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+
+from accounts.models import User
+from tables.ledger.selectors import club_zone
+from tables.ledger.services.ledger import record_in_person
+from tables.models import ClubNight, InPersonRecord, LedgerEntry
+
+
+def booked(admin: User, day: date, amounts: dict[User, int], *, game: str = "sheepshead",
+           night: ClubNight | None = None, number: int | None = None, summary: str = "") -> list[LedgerEntry]:
+    """One hand played at the club, booked at 20:00 (the club's time) on `day`, paying `amounts` in seat order."""
+    at = datetime.combine(day, time(20, 0), tzinfo=club_zone())
+    record = InPersonRecord(
+        game=game, kind=InPersonRecord.Kind.SHEEPSHEAD_HAND if game == "sheepshead" else InPersonRecord.Kind.HAWK_ROUND,
+        facts={"players": [m.username for m in amounts]}, score={"amounts": list(amounts.values())},
+        summary=summary or ", ".join(f"{m.shown_name} {v:+d}" for m, v in amounts.items()), played_on=day,
+        recorded_by=admin, recorded_at=at, night=night, number=number,
+    )
+    record.save()
+    return record_in_person(record=record, members=list(amounts), amounts=list(amounts.values()))
+
+
+def club_night(admin: User, day: date, members: list[User], token: str = "night-1") -> ClubNight:
+    night = ClubNight(game="sheepshead", played_on=day, seats=[m.pk for m in members], options={"stake": 100},
+                      token=token, recorded_by=admin)
+    night.save()
+    return night
