@@ -351,7 +351,7 @@ def _prune(directory: Path, keep: int) -> list[Path]:
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     partial = path.with_name(path.name + ".partial")
-    with open(partial, "w") as handle:
+    with open(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as handle:
         json.dump(data, handle, indent=2, sort_keys=True)
         handle.write("\n")
         handle.flush()
@@ -372,7 +372,7 @@ def take_backup(*, directory: Path | None = None, keep: int | None = None, using
         raise BackupError("Keep at least one backup (--keep 1 or more).")
     database = connections[using].settings_dict
     vendor = vendor_of(database)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # the copies hold members' emails and password hashes
     created = datetime.now(UTC)
     path = directory / f"{PREFIX}{created:%Y%m%dT%H%M%S%f}Z{SUFFIXES[vendor]}"
     partial = path.with_name(path.name + ".partial")
@@ -385,6 +385,7 @@ def take_backup(*, directory: Path | None = None, keep: int | None = None, using
         else:
             migrations = _pg_migrations(database)  # before the dump: a migration during a backup is not expected
             extra = _dump_postgresql(database, partial)
+        os.chmod(partial, 0o600)
         with open(partial, "rb+") as handle:
             os.fsync(handle.fileno())
         partial.replace(path)

@@ -137,6 +137,8 @@ def test_the_manifest_carries_the_checksum_the_release_and_the_migrations(make_m
     assert manifest["migrations"]["tables"] == latest_tables
     assert manifest["created_at"].endswith("+00:00")
     assert not list(tmp_path.glob("*.partial"))
+    assert done.path.stat().st_mode & 0o077 == 0  # members' emails and password hashes: the owner's eyes only
+    assert (tmp_path / f"{done.path.name}.json").stat().st_mode & 0o077 == 0
 
 
 def test_without_git_the_release_is_the_project_version(monkeypatch) -> None:
