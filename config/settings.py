@@ -193,6 +193,9 @@ RATING_PROVISIONAL_MATCHES = env.int("RATING_PROVISIONAL_MATCHES", default=5)
 
 # How long an invitation to a private table stands (minutes) unless the table starts or closes sooner.
 INVITATION_MINUTES = env.float("INVITATION_MINUTES", default=30.0)
+# `manage.py backup` (README, "Backups"): where the copies of the database go, and how many are kept.
+BACKUP_DIR = Path(env.str("BACKUP_DIR", default=str(BASE_DIR / "var" / "backups")))
+BACKUP_KEEP = env.int("BACKUP_KEEP", default=14)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
