@@ -54,6 +54,17 @@ class Hand:
     cells: list[Cell]
     record: InPersonRecord | None = None
 
+    @property
+    def headline(self) -> str:
+        return headline(self.summary)
+
+
+def headline(summary: str) -> str:
+    """A hand's summary without the list of amounts the ledger's summary ends with (the sheet shows them per player
+    beside it): "Ann with Ben took 75 points (rate +1, stake $1.00)"."""
+    head, found, _amounts = summary.partition("): ")
+    return f"{head})" if found else summary
+
 
 def totals(members: Sequence[User], amounts: Sequence[Sequence[int]], game: str) -> list[Cell]:
     """Each player's sum over the hands, in seat order."""

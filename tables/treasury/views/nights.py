@@ -25,7 +25,15 @@ from tables.ledger.services.inperson import InPersonError, Priced
 from tables.models import ClubNight, InPersonRecord
 from tables.play.services.errors import TableError
 from tables.treasury.forms.nights import OpenNightForm, row_form
-from tables.treasury.selectors.nights import cells, night_for_token, night_hands, nights, sheet_members, totals
+from tables.treasury.selectors.nights import (
+    cells,
+    headline,
+    night_for_token,
+    night_hands,
+    nights,
+    sheet_members,
+    totals,
+)
 from tables.treasury.services import nights as service
 
 SESSION_KEY = "treasury_nights"
@@ -92,6 +100,7 @@ def _priced_rows(sheet: service.Sheet, members: list[User]) -> list[dict[str, An
         except InPersonError as error:
             priced, problem = None, str(error)
         rows.append({"number": number, "priced": priced, "problem": problem,
+                     "headline": headline(priced.summary) if priced else "",
                      "cells": cells(members, priced.amounts, sheet.game) if priced else []})
     return rows
 
