@@ -138,7 +138,7 @@ def price_row(*, sheet: Sheet, members: Sequence[User], row: Mapping[str, Any]) 
     """One hand of the sheet checked and priced by the engine's helpers; nothing is written."""
     record, kwargs = _hand(sheet, members, row)
     if record is inperson.record_sheepshead_hand and kwargs["picker"] == "":
-        raise NightError("Choose the picker, or “nobody: a leaster”.")
+        raise NightError("Choose the picker, or “Leaster (nobody picked)”.")
     return _PRICE[record](**kwargs)
 
 
@@ -187,7 +187,7 @@ def save_night(*, admin: User, sheet: Sheet, members: Sequence[User]) -> Saved:
                 record, kwargs = _hand(sheet, members, row)
                 try:
                     if record is inperson.record_sheepshead_hand and kwargs["picker"] == "":
-                        raise NightError("Choose the picker, or “nobody: a leaster”.")
+                        raise NightError("Choose the picker, or “Leaster (nobody picked)”.")
                     record(admin=admin, played_on=sheet.played_on, night=night, number=number, **kwargs)
                 except InPersonError as error:
                     raise NightError(f"Hand {number}: {error} Nothing was saved.") from None
