@@ -245,8 +245,7 @@ class InPersonRecordAdmin(ReadOnlyRecords):
             else:
                 messages.success(request, f"Recorded: {record.summary}")
                 return redirect(reverse("admin:tables_ledgerentry_balances") + f"?game={record.game}")
-        members = User.objects.filter(is_active=True).order_by("username").values_list("username", flat=True)
-        return self.page(request, "admin_inperson_form.html", title, form=form, members=list(members))
+        return self.page(request, "admin_inperson_form.html", title, form=form)
 
     def sheepshead_view(self, request: HttpRequest) -> HttpResponse:
         form = SheepsheadResultForm(request.POST or None)

@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 
+from accounts.fields import MemberField
 from rules.engine import registry
 from rules.engine.hawk import BONUS_KINDS
 from tables.models import game_choices
@@ -102,19 +103,27 @@ class StandingsForm(PeriodForm):
                 "period": chosen}
 
 
+def seat_fields(form: forms.Form, prefix: str, count: int, *, required: int = 0, label: str = "Seat") -> None:
+    """`count` member boxes named `<prefix>_1`..., one per seat in order; the first `required` must be filled."""
+    for number in range(1, count + 1):
+        form.fields[f"{prefix}_{number}"] = MemberField(
+            required=number <= required, label=f"{label} {number}",
+            help_text="Username, display name or email." if number == 1 else "",
+        )
+
+
+def seated(data: dict[str, Any], prefix: str, count: int) -> list[Any]:
+    """The members chosen in the seat boxes, in seat order, empty boxes left out."""
+    return [data[f"{prefix}_{n}"] for n in range(1, count + 1) if data.get(f"{prefix}_{n}") is not None]
+
+
 class SheepsheadResultForm(forms.Form):
     KIND_CHOICES = [("hand", "A picked hand"), ("leaster", "A leaster (nobody picked)")]
+    SEATS = 7
 
     kind = forms.ChoiceField(choices=KIND_CHOICES, widget=forms.RadioSelect, initial="hand")
-    players = forms.CharField(
-        max_length=400, help_text="Usernames or emails in seat order, separated by spaces or commas (3 to 7 players)."
-    )
-    picker = forms.CharField(required=False, max_length=150, help_text="Username or email of the picker.",
-                             widget=forms.TextInput(attrs={"list": "members"}))
-    partner = forms.CharField(
-        required=False, max_length=150, help_text="Username or email of the partner; empty if alone.",
-        widget=forms.TextInput(attrs={"list": "members"}),
-    )
+    picker = MemberField(required=False, help_text="The picker: username, display name or email.")
+    partner = MemberField(required=False, help_text="The partner; empty if the picker played alone.")
     picker_points = forms.CharField(
         required=False, max_length=10, help_text="Points taken by the picker's side, with the bury (0 to 120)."
     )
@@ -129,17 +138,23 @@ class SheepsheadResultForm(forms.Form):
     played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}),
                                 help_text="Empty: today.")
     note = forms.CharField(required=False, max_length=200)
+    field_order = ["kind", *(f"player_{n}" for n in range(1, SEATS + 1))]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        seat_fields(self, "player", self.SEATS, label="Player")
+        self.order_fields(self.field_order)
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
         common = {
-            "players": split_words(data["players"]), "stake_cents": data["stake_cents"],
+            "players": seated(data, "player", self.SEATS), "stake_cents": data["stake_cents"],
             "played_on": data.get("played_on"), "note": data.get("note", ""),
         }
         if data["kind"] == "leaster":
             return {**common, "points": split_words(data["leaster_points"]),
                     "tricks": split_words(data["leaster_tricks"])}
-        return {**common, "picker": data["picker"], "partner": data["partner"] or None,
+        return {**common, "picker": data["picker"] or "", "partner": data["partner"],
                 "picker_points": data["picker_points"]}
 
 
@@ -147,13 +162,11 @@ BONUS_CHOICES = [(kind, f"{kind.replace('_', ' ')}: {words}") for kind, words in
 
 
 class HawkResultForm(forms.Form):
-    players = forms.CharField(
-        max_length=400, help_text="Usernames or emails in seat order, separated by spaces or commas (2 to 6 players)."
-    )
-    lafh = forms.CharField(
-        max_length=300, label="LAFH",
-        help_text="Who took the first and the last trick (one username or address if the same player took both).",
-    )
+    SEATS = 6
+
+    lafh_1 = MemberField(label="LAFH", help_text="Who took the first trick (with 2 or 3 players: the last trick).")
+    lafh_2 = MemberField(required=False, label="LAFH (last trick)",
+                         help_text="Who took the last trick; empty if the same player took both (solo).")
     solo = forms.BooleanField(required=False, help_text="One player took the first and the last trick (4-6 players).")
     lafh_pips = forms.CharField(max_length=10, label="LAFH pips")
     nob_pips = forms.CharField(
@@ -168,11 +181,17 @@ class HawkResultForm(forms.Form):
     played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}),
                                 help_text="Empty: today.")
     note = forms.CharField(required=False, max_length=200)
+    field_order = [f"player_{n}" for n in range(1, SEATS + 1)]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        seat_fields(self, "player", self.SEATS, label="Player")
+        self.order_fields(self.field_order)
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {
-            "players": split_words(data["players"]), "lafh": split_words(data["lafh"]), "solo": data["solo"],
+            "players": seated(data, "player", self.SEATS), "lafh": seated(data, "lafh", 2), "solo": data["solo"],
             "lafh_pips": data["lafh_pips"], "nob_pips": data["nob_pips"] or None,
             "lafh_bonuses": data["lafh_bonuses"], "nob_bonuses": data["nob_bonuses"],
             "played_on": data.get("played_on"), "note": data.get("note", ""),

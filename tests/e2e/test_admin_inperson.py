@@ -19,6 +19,11 @@ def cents(text: str) -> int:
     return sign * (int(found.group(2)) * 100 + int(found.group(3)))
 
 
+def fill_seats(page, names: str) -> None:
+    for number, name in enumerate(names.split(), 1):
+        page.fill(f"input[name=player_{number}]", name)
+
+
 def balance_of(page, name: str) -> int:
     row = page.locator(f"#balances tr[data-member='{name}'][data-game='sheepshead'] td.balance")
     return cents(row.inner_text()) if row.count() else 0
@@ -33,14 +38,14 @@ def test_the_treasurer_records_an_in_person_hand_and_the_balances_change(browser
     page.goto(f"{server.url}/admin/tables/ledgerentry/")
     page.get_by_role("link", name="Record a Sheepshead hand").click()
     # Nonsense first: a partner at a 3-player table is refused with a clear message and nothing is written.
-    page.fill("input[name=players]", "alice bob carol")
+    fill_seats(page, "alice bob carol")
     page.fill("input[name=picker]", "alice")
     page.fill("input[name=partner]", "bob")
     page.fill("input[name=picker_points]", "75")
     page.click("#in-person-form input[type=submit]")
     expect(page.locator(".errornote")).to_contain_text("there is no partner")
     # Then the real hand: five players, alice picks with bob, 75 points, a dollar.
-    page.fill("input[name=players]", "alice bob carol dave erin")
+    fill_seats(page, "alice Bob carol dave erin")  # a display name does as well as a username
     page.fill("input[name=stake_cents]", "100")
     page.click("#in-person-form input[type=submit]")
     page.wait_for_url(re.compile(r".*/admin/tables/ledgerentry/balances/.*"))

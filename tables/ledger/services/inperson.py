@@ -11,6 +11,7 @@ wrong and writes nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -19,12 +20,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
-from rules.engine import hawk, sheepshead
+from rules.engine import hawk, registry, sheepshead
 from rules.engine.hawk import BONUS_KINDS, deal_size
 from rules.engine.sheepshead.scoring import TOTAL_POINTS
 from tables.ledger.services import ledger
 from tables.ledger.services.ledger import LedgerError
-from tables.models import InPersonRecord
+from tables.models import ClubNight, InPersonRecord
 from tables.play.request_numbers import LARGEST_INT, whole_number
 from tables.play.services.errors import NotAllowed
 
@@ -32,6 +33,38 @@ SHEEPSHEAD_PLAYERS = (3, 7)
 HAWK_PLAYERS = (2, 6)
 HAWK_ALL_PIPS = 220  # A..10 in four suits
 STAKE_RANGE = (5, 10000)
+
+
+@dataclass(frozen=True)
+class InPersonGame:
+    """A game whose hands played at the club's table can be recorded here: its player range and whether its hands
+    are played for a stake (the one house rule these services take)."""
+
+    players: tuple[int, int]
+    stake: bool
+
+
+GAMES: dict[str, InPersonGame] = {
+    "sheepshead": InPersonGame(players=SHEEPSHEAD_PLAYERS, stake=True),
+    "hawk": InPersonGame(players=HAWK_PLAYERS, stake=False),
+}
+"""The games this module records, so a sheet of many hands offers exactly these and no other."""
+
+Named = str | User
+"""A member as a form gives them (already resolved) or as a person types them (username or email)."""
+
+
+@dataclass(frozen=True)
+class Priced:
+    """A hand checked and priced by the engine's helpers, not yet written: what `_save` would record."""
+
+    game: str
+    kind: str
+    facts: dict[str, Any]
+    score: dict[str, Any]
+    summary: str
+    members: list[User]
+    amounts: list[int]
 
 
 class InPersonError(LedgerError):
@@ -69,9 +102,15 @@ def _member(name: str) -> User | None:
     return owners[0] if owners else None
 
 
-def _members(usernames: Sequence[str], game: str, players: tuple[int, int]) -> list[User]:
-    """The members by username or email address, in seat order, refusing unknown, inactive and repeated names."""
-    names = [str(name).strip() for name in usernames if str(name).strip()]
+def _name_of(who: Named) -> str:
+    return who.username if isinstance(who, User) else str(who).strip()
+
+
+def _members(usernames: Sequence[Named], game: str, players: tuple[int, int]) -> list[User]:
+    """The members by username or email address (or as members already), in seat order, refusing unknown,
+    inactive and repeated names."""
+    given = {_name_of(who): who for who in usernames if isinstance(who, User)}
+    names = [_name_of(name) for name in usernames if _name_of(name)]
     low, high = players
     if not low <= len(names) <= high:
         raise InPersonError(f"{game} is played by {low} to {high} players; you named {len(names)}.")
@@ -80,7 +119,7 @@ def _members(usernames: Sequence[str], game: str, players: tuple[int, int]) -> l
         if name.lower() in seen:
             raise InPersonError(f"{name} is named twice; every player sits once.")
         seen.add(name.lower())
-    found = {name: _member(name) for name in names}
+    found = {name: given[name] if name in given else _member(name) for name in names}
     unknown = [name for name in names if found[name] is None and "@" not in name]
     if unknown:
         raise InPersonError(f"No member is called {', '.join(unknown)}.")
@@ -101,7 +140,12 @@ def _members(usernames: Sequence[str], game: str, players: tuple[int, int]) -> l
     return members
 
 
-def _seat(members: Sequence[User], username: str | None, role: str) -> int | None:
+def _seat(members: Sequence[User], username: Named | None, role: str) -> int | None:
+    if isinstance(username, User):
+        for position, member in enumerate(members):
+            if member.pk == username.pk:
+                return position
+        raise InPersonError(f"The {role} ({username.shown_name}) must be one of the players.")
     name = (username or "").strip()
     if not name:
         return None
@@ -113,6 +157,22 @@ def _seat(members: Sequence[User], username: str | None, role: str) -> int | Non
         if named is not None and member.pk == named.pk:
             return position
     raise InPersonError(f"The {role} ({name}) must be one of the players.")
+
+
+def check_players(*, game: str, players: Sequence[Named]) -> list[User]:
+    """The players of a game recorded here, in seat order, as its hands will check them (count, repeats, closed
+    accounts), so a sheet of many hands can refuse its players before the first hand."""
+    if game not in GAMES:
+        raise InPersonError(f"Hands of {game} played at the club are not recorded here.")
+    return _members(players, registry.spec(game).title, GAMES[game].players)
+
+
+def check_stake(stake_cents: Any) -> int:
+    return _stake(stake_cents)
+
+
+def check_day(played_on: date | None) -> date:
+    return _played_on(played_on)
 
 
 def _stake(stake_cents: Any) -> int:
@@ -133,23 +193,27 @@ def _played_on(played_on: date | None) -> date:
 
 
 def _save(
-    *, admin: User, game: str, kind: str, facts: dict[str, Any], score: dict[str, Any], summary: str,
-    members: list[User], amounts: Sequence[int], played_on: date, note: str,
-    replaces: InPersonRecord | None = None, reason: str = "",
+    *, admin: User, priced: Priced, played_on: date, note: str, night: ClubNight | None = None,
+    number: int | None = None, replaces: InPersonRecord | None = None, reason: str = "",
 ) -> InPersonRecord:
-    """The record and its entries; a record that `replaces` another also reverses the other's entries, together."""
+    """Writes the record and its entries; inside a caller's transaction (a night's sheet) this is a savepoint, so the
+    whole night commits or rolls back together. A record that `replaces` another also reverses the other's entries,
+    together; it stays on the other's night, off its rows (a row of a night holds one hand)."""
+    if (night is None) != (number is None):
+        raise InPersonError("A hand of a club night names both its night and its row.")
+    if replaces is not None:
+        night, number = replaces.night, None
     with transaction.atomic():
         record = InPersonRecord.objects.create(
-            game=game, kind=kind, facts=facts, score=score, summary=summary[:300], note=(note or "").strip()[:200],
-            played_on=played_on, recorded_by=admin, recorded_at=timezone.now(), replaces=replaces,
-            reason=reason if replaces is not None else "",
-            night_id=replaces.night_id if replaces is not None else None,
+            game=priced.game, kind=priced.kind, facts=priced.facts, score=priced.score, summary=priced.summary[:300],
+            note=(note or "").strip()[:200], played_on=played_on, recorded_by=admin, recorded_at=timezone.now(),
+            night=night, number=number, replaces=replaces, reason=reason if replaces is not None else "",
         )
         if replaces is None:
-            ledger.record_in_person(record=record, members=members, amounts=amounts)
+            ledger.record_in_person(record=record, members=priced.members, amounts=priced.amounts)
         else:
-            ledger.replace_in_person(old=replaces, record=record, members=members, amounts=amounts, admin=admin,
-                                     reason=reason)
+            ledger.replace_in_person(old=replaces, record=record, members=priced.members, amounts=priced.amounts,
+                                     admin=admin, reason=reason)
     return record
 
 
@@ -163,12 +227,24 @@ def _dollars(cents: int) -> str:
 
 
 def record_sheepshead_hand(
-    *, admin: User, players: Sequence[str], picker: str, partner: str | None, picker_points: Any,
-    stake_cents: Any = 100, played_on: date | None = None, note: str = "",
+    *, admin: User, players: Sequence[Named], picker: Named, partner: Named | None, picker_points: Any,
+    stake_cents: Any = 100, played_on: date | None = None, note: str = "", night: ClubNight | None = None,
+    number: int | None = None,
     replaces: InPersonRecord | None = None, reason: str = "",
 ) -> InPersonRecord:
     """A picked hand: the picker (and partner, or none) against the rest, settled as RULES.md says."""
     _check_admin(admin)
+    priced = price_sheepshead_hand(
+        players=players, picker=picker, partner=partner, picker_points=picker_points, stake_cents=stake_cents
+    )
+    return _save(admin=admin, priced=priced, played_on=_played_on(played_on), note=note, night=night, number=number,
+                 replaces=replaces, reason=reason)
+
+
+def price_sheepshead_hand(
+    *, players: Sequence[Named], picker: Named, partner: Named | None, picker_points: Any, stake_cents: Any = 100,
+) -> Priced:
+    """A picked hand checked and priced, nothing written (a night's sheet shows it before saving)."""
     members = _members(players, "Sheepshead", SHEEPSHEAD_PLAYERS)
     count = len(members)
     picker_seat = _seat(members, picker, "picker")
@@ -204,11 +280,8 @@ def record_sheepshead_hand(
         "picker_points": points, "stake_cents": stake,
     }
     score = {"rate": rate, "money": money, "picker": picker_seat, "partner": partner_seat}
-    return _save(
-        admin=admin, game="sheepshead", kind=InPersonRecord.Kind.SHEEPSHEAD_HAND, facts=facts, score=score,
-        summary=summary, members=members, amounts=money, played_on=_played_on(played_on), note=note,
-        replaces=replaces, reason=reason,
-    )
+    return Priced(game="sheepshead", kind=InPersonRecord.Kind.SHEEPSHEAD_HAND, facts=facts, score=score,
+                  summary=summary, members=members, amounts=money)
 
 
 def _per_player(name: str, values: Sequence[Any], count: int) -> list[int]:
@@ -219,12 +292,22 @@ def _per_player(name: str, values: Sequence[Any], count: int) -> list[int]:
 
 
 def record_sheepshead_leaster(
-    *, admin: User, players: Sequence[str], points: Sequence[Any], tricks: Sequence[Any],
-    stake_cents: Any = 100, played_on: date | None = None, note: str = "",
+    *, admin: User, players: Sequence[Named], points: Sequence[Any], tricks: Sequence[Any],
+    stake_cents: Any = 100, played_on: date | None = None, note: str = "", night: ClubNight | None = None,
+    number: int | None = None,
     replaces: InPersonRecord | None = None, reason: str = "",
 ) -> InPersonRecord:
     """A leaster (nobody picked): each player's points and tricks; the fewest points with a trick wins."""
     _check_admin(admin)
+    priced = price_sheepshead_leaster(players=players, points=points, tricks=tricks, stake_cents=stake_cents)
+    return _save(admin=admin, priced=priced, played_on=_played_on(played_on), note=note, night=night, number=number,
+                 replaces=replaces, reason=reason)
+
+
+def price_sheepshead_leaster(
+    *, players: Sequence[Named], points: Sequence[Any], tricks: Sequence[Any], stake_cents: Any = 100,
+) -> Priced:
+    """A leaster checked and priced, nothing written."""
     members = _members(players, "Sheepshead", SHEEPSHEAD_PLAYERS)
     count = len(members)
     taken_points = _per_player("Points", points, count)
@@ -259,11 +342,8 @@ def record_sheepshead_leaster(
     facts = {"players": [m.username for m in members], "points": taken_points, "tricks": taken_tricks,
              "stake_cents": stake}
     score = {"winner": winner, "money": money}
-    return _save(
-        admin=admin, game="sheepshead", kind=InPersonRecord.Kind.SHEEPSHEAD_LEASTER, facts=facts, score=score,
-        summary=summary, members=members, amounts=money, played_on=_played_on(played_on), note=note,
-        replaces=replaces, reason=reason,
-    )
+    return Priced(game="sheepshead", kind=InPersonRecord.Kind.SHEEPSHEAD_LEASTER, facts=facts, score=score,
+                  summary=summary, members=members, amounts=money)
 
 
 def _bonuses(side: str, kinds: Iterable[str]) -> list[str]:
@@ -277,18 +357,30 @@ def _bonuses(side: str, kinds: Iterable[str]) -> list[str]:
 
 
 def record_hawk_round(
-    *, admin: User, players: Sequence[str], lafh: Sequence[str], solo: bool, lafh_pips: Any,
+    *, admin: User, players: Sequence[Named], lafh: Sequence[Named], solo: bool, lafh_pips: Any,
     nob_pips: Any = None, lafh_bonuses: Iterable[str] = (), nob_bonuses: Iterable[str] = (),
-    played_on: date | None = None, note: str = "", replaces: InPersonRecord | None = None, reason: str = "",
+    played_on: date | None = None, note: str = "", night: ClubNight | None = None, number: int | None = None,
+    replaces: InPersonRecord | None = None, reason: str = "",
 ) -> InPersonRecord:
     """A Hawk round: LAFH (one player solo, or two), the pips and the bonus kinds each side showed.
 
     With 4 or 5 players all forty cards are dealt, so NOB's pips are 220 less LAFH's when left out.
     """
     _check_admin(admin)
+    priced = price_hawk_round(players=players, lafh=lafh, solo=solo, lafh_pips=lafh_pips, nob_pips=nob_pips,
+                              lafh_bonuses=lafh_bonuses, nob_bonuses=nob_bonuses)
+    return _save(admin=admin, priced=priced, played_on=_played_on(played_on), note=note, night=night, number=number,
+                 replaces=replaces, reason=reason)
+
+
+def price_hawk_round(
+    *, players: Sequence[Named], lafh: Sequence[Named], solo: bool, lafh_pips: Any, nob_pips: Any = None,
+    lafh_bonuses: Iterable[str] = (), nob_bonuses: Iterable[str] = (),
+) -> Priced:
+    """A Hawk round checked and scored, nothing written."""
     members = _members(players, "Hawk", HAWK_PLAYERS)
     count = len(members)
-    lafh_names = [str(n).strip() for n in lafh if str(n).strip()]
+    lafh_names = [n for n in lafh if isinstance(n, User) or str(n).strip()]
     seats = [_seat(members, name, "LAFH player") for name in lafh_names]
     if len(set(seats)) != len(seats):
         raise InPersonError("A LAFH player is named twice.")
@@ -342,8 +434,5 @@ def record_hawk_round(
         "players": [m.username for m in members], "lafh": [members[s].username for s in score.lafh],
         "solo": bool(solo), "lafh_pips": pips_lafh, "nob_pips": pips_nob, "lafh_bonuses": plus, "nob_bonuses": minus,
     }
-    return _save(
-        admin=admin, game="hawk", kind=InPersonRecord.Kind.HAWK_ROUND, facts=facts, score=score.as_dict(),
-        summary=summary, members=members, amounts=list(score.deltas), played_on=_played_on(played_on), note=note,
-        replaces=replaces, reason=reason,
-    )
+    return Priced(game="hawk", kind=InPersonRecord.Kind.HAWK_ROUND, facts=facts, score=score.as_dict(),
+                  summary=summary, members=members, amounts=list(score.deltas))

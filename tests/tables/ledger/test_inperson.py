@@ -30,6 +30,11 @@ def club(make_member):
     return [make_member(name, display_name=name.title()) for name in NAMES]
 
 
+def seats(names: str) -> dict[str, str]:
+    """The admin form's seat boxes, filled in order."""
+    return {f"player_{n}": name for n, name in enumerate(names.split(), 1)}
+
+
 def amounts(record: InPersonRecord) -> list[int]:
     return list(record.ledger_entries.order_by("seat").values_list("amount", flat=True))
 
@@ -172,20 +177,20 @@ def test_the_admin_form_records_a_hand_and_shows_refusals(admin_user, club) -> N
     client.force_login(admin_user)
     url = reverse("admin:tables_inpersonrecord_sheepshead")
     assert client.get(url).status_code == 200
-    refused = client.post(url, {"kind": "hand", "players": "ann ben cat", "picker": "ann", "partner": "ben",
+    refused = client.post(url, {"kind": "hand", **seats("ann ben cat"), "picker": "ann", "partner": "ben",
                                 "picker_points": "75", "stake_cents": "100"})
     assert refused.status_code == 200
     assert "there is no partner" in refused.content.decode()
-    done = client.post(url, {"kind": "hand", "players": "ann, ben, cat, dan, eve", "picker": "ann",
+    done = client.post(url, {"kind": "hand", **seats("ann ben cat dan eve"), "picker": "ann",
                              "partner": "ben", "picker_points": "75", "stake_cents": "100"})
     assert done.status_code == 302 and "balances" in done["Location"]
     balances = client.get(done["Location"]).content.decode()
     assert "+$2.00" in balances and "-$1.00" in balances
-    leaster = client.post(url, {"kind": "leaster", "players": "ann ben cat dan eve", "leaster_points": "10 30 0 40 40",
+    leaster = client.post(url, {"kind": "leaster", **seats("ann ben cat dan eve"), "leaster_points": "10 30 0 40 40",
                                 "leaster_tricks": "1 2 0 1 2", "stake_cents": "100"})
     assert leaster.status_code == 302
     hawk = client.post(reverse("admin:tables_inpersonrecord_hawk"), {
-        "players": "ann ben cat dan", "lafh": "ann cat", "lafh_pips": "151", "nob_pips": "",
+        **seats("ann ben cat dan"), "lafh_1": "ann", "lafh_2": "cat", "lafh_pips": "151", "nob_pips": "",
         "lafh_bonuses": ["heavy"],
     })
     assert hawk.status_code == 302
@@ -202,6 +207,6 @@ def test_members_who_are_not_staff_get_no_admin_page(club) -> None:
         response = client.get(reverse(name))
         assert response.status_code == 302 and "/admin/login/" in response["Location"], name
     posted = client.post(reverse("admin:tables_inpersonrecord_sheepshead"), {
-        "kind": "hand", "players": "ann ben cat dan eve", "picker": "ann", "partner": "ben", "picker_points": "75",
+        "kind": "hand", **seats("ann ben cat dan eve"), "picker": "ann", "partner": "ben", "picker_points": "75",
         "stake_cents": "100"})
     assert posted.status_code == 302 and LedgerEntry.objects.count() == 0

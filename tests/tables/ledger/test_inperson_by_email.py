@@ -27,6 +27,10 @@ def club(make_member):
     return [make_member(name, display_name=name.title()) for name in NAMES]
 
 
+def seats(names: str) -> dict[str, str]:
+    return {f"player_{n}": name for n, name in enumerate(names.split(), 1)}
+
+
 def booked(record: InPersonRecord) -> list[tuple[str, int]]:
     return list(record.ledger_entries.order_by("seat").values_list("member__username", "amount"))
 
@@ -66,12 +70,12 @@ def test_the_admin_form_takes_emails(admin_user, club) -> None:
     client = Client()
     client.force_login(admin_user)
     url = reverse("admin:tables_inpersonrecord_sheepshead")
-    done = client.post(url, {"kind": "hand", "players": "ann@example.org, ben, cat, dan, Eve@Example.org",
+    done = client.post(url, {"kind": "hand", **seats("ann@example.org ben cat dan Eve@Example.org"),
                              "picker": "eve@example.org", "partner": "", "picker_points": "75", "stake_cents": "100"})
     assert done.status_code == 302
     assert booked(InPersonRecord.objects.get()) == [("ann", -100), ("ben", -100), ("cat", -100), ("dan", -100),
                                                     ("eve", 400)]
-    refused = client.post(url, {"kind": "hand", "players": "ann ben ghost@example.org", "picker": "ann",
+    refused = client.post(url, {"kind": "hand", **seats("ann ben ghost@example.org"), "picker": "ann",
                                 "picker_points": "75", "stake_cents": "100"})
     assert refused.status_code == 200 and "ghost@example.org" in refused.content.decode()
     assert InPersonRecord.objects.count() == 1

@@ -1,0 +1,121 @@
+"""The club night's forms: opening a sheet (members chosen with the member chooser, one box per seat) and one row
+per hand (players chosen from the night's own players, so nobody else can be typed in). They only parse; whether a
+hand makes sense is the in-person services' business, so the sheet refuses exactly what the admin's forms refuse."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from accounts.fields import MemberField
+from accounts.models import User
+from rules.engine import registry
+from rules.engine.hawk import BONUS_KINDS
+from tables.ledger.services.inperson import GAMES
+from tables.play.request_numbers import WholeNumberField
+from tables.treasury.services.nights import LEASTER
+
+BONUSES = [(kind, kind.replace("_", " ")) for kind in BONUS_KINDS]
+MOST_SEATS = max(game.players[1] for game in GAMES.values())
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(key, registry.spec(key).title) for key in GAMES]
+
+
+def seat_help() -> str:
+    ranges = "; ".join(f"{registry.spec(key).title} {low} to {high}" for key, (low, high) in
+                       ((k, g.players) for k, g in GAMES.items()))
+    return f"The players in seat order ({ranges}): username, display name or email."
+
+
+class OpenNightForm(forms.Form):
+    """Date, game, players in seat order and (for a money game) the stake; the service checks the count."""
+
+    played_on = forms.DateField(label="Date", widget=forms.DateInput(attrs={"type": "date"}))
+    game = forms.ChoiceField(choices=game_choices)
+    stake_cents = WholeNumberField(
+        required=False, initial=100, label="Stake (cents)", help_text="For games played for money (Sheepshead).",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}))
+    note = forms.CharField(required=False, max_length=200, help_text="Which table, anything worth remembering.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"played_on": timezone.localdate(), "stake_cents": 100})
+        super().__init__(*args, **kwargs)
+        for number in range(1, MOST_SEATS + 1):
+            self.fields[f"seat_{number}"] = MemberField(
+                required=False, label=f"Seat {number}", help_text=seat_help() if number == 1 else "")
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{n}"] for n in range(1, MOST_SEATS + 1)]
+
+    def players(self) -> list[User]:
+        data = self.cleaned_data
+        return [data[f"seat_{n}"] for n in range(1, MOST_SEATS + 1) if data.get(f"seat_{n}") is not None]
+
+
+def _player_choices(members: Sequence[User]) -> list[tuple[str, str]]:
+    return [(str(m.pk), m.shown_name) for m in members]
+
+
+class _RowForm(forms.Form):
+    """One hand's row; `row()` is what the sheet keeps (text and member ids, re-checked at saving)."""
+
+    def __init__(self, *args: Any, members: Sequence[User], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.members = list(members)
+
+    def row(self) -> dict[str, Any]:
+        return {name: value for name, value in self.cleaned_data.items()}
+
+
+def _choose(choices: list[tuple[str, str]], label: str) -> forms.CharField:
+    # A CharField with a select: a value that is not one of the night's players reaches the service, which says
+    # who may be named, rather than Django's bare "Select a valid choice".
+    return forms.CharField(required=False, label=label, widget=forms.Select(choices=choices))
+
+
+class SheepsheadRowForm(_RowForm):
+    def __init__(self, *args: Any, members: Sequence[User], **kwargs: Any) -> None:
+        super().__init__(*args, members=members, **kwargs)
+        players = _player_choices(self.members)
+        self.fields["picker"] = _choose([("", "— picker —"), *players, (LEASTER, "Leaster (nobody picked)")], "Picker")
+        if len(self.members) >= 5:
+            self.fields["partner"] = _choose([("", "— alone —"), *players], "Partner")
+        self.fields["points"] = forms.CharField(
+            required=False, max_length=10, label="Picker's points",
+            widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 4, "autocomplete": "off"}))
+        self.fields["leaster_points"] = forms.CharField(
+            required=False, max_length=60, label="Leaster: points",
+            widget=forms.TextInput(attrs={"placeholder": "each player's, seat order", "autocomplete": "off"}))
+        self.fields["leaster_tricks"] = forms.CharField(
+            required=False, max_length=60, label="Leaster: tricks",
+            widget=forms.TextInput(attrs={"placeholder": "each player's, seat order", "autocomplete": "off"}))
+
+
+class HawkRowForm(_RowForm):
+    def __init__(self, *args: Any, members: Sequence[User], **kwargs: Any) -> None:
+        super().__init__(*args, members=members, **kwargs)
+        players = _player_choices(self.members)
+        self.fields["lafh_1"] = _choose([("", "— LAFH —"), *players], "LAFH (first trick)")
+        if len(self.members) >= 4:
+            self.fields["lafh_2"] = _choose([("", "— solo —"), *players], "LAFH (last trick)")
+            self.fields["solo"] = forms.BooleanField(required=False, label="Solo")
+        self.fields["lafh_pips"] = forms.CharField(
+            required=False, max_length=10, label="LAFH pips",
+            widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 4, "autocomplete": "off"}))
+        self.fields["nob_pips"] = forms.CharField(
+            required=False, max_length=10, label="NOB pips",
+            widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 4, "autocomplete": "off",
+                                          "placeholder": "220 - LAFH" if len(self.members) in (4, 5) else ""}))
+        self.fields["lafh_bonuses"] = forms.MultipleChoiceField(
+            required=False, choices=BONUSES, widget=forms.CheckboxSelectMultiple, label="LAFH bonuses")
+        self.fields["nob_bonuses"] = forms.MultipleChoiceField(
+            required=False, choices=BONUSES, widget=forms.CheckboxSelectMultiple, label="NOB bonuses")
+
+
+def row_form(game: str, data: Any = None, *, members: Sequence[User]) -> _RowForm:
+    return (SheepsheadRowForm if game == "sheepshead" else HawkRowForm)(data, members=members)

@@ -1,0 +1,198 @@
+"""A club night's score sheet: opened (date, game, players in seat order, stake), filled hand by hand, saved whole.
+
+Every hand is checked and priced by the ledger's in-person services (which call the engine's public scoring
+helpers), both as it is entered and again when the night is saved, so the sheet can never show one price and book
+another. Until it is saved a sheet is plain data (`Sheet`, kept in the treasurer's session by the views), so
+entering hands writes nothing. Saving writes the ClubNight and one InPersonRecord per hand, with their ledger
+entries, in ONE transaction through the same recording services: a bad hand rolls back the whole night and is
+named. The sheet's `token` is unique in the database: a second save of the same sheet (a double click, a retried
+POST) finds the night already there and writes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from tables.ledger.forms import split_words
+from tables.ledger.services import inperson
+from tables.ledger.services.inperson import InPersonError, Priced
+from tables.models import ClubNight
+from tables.play.services.errors import NotAllowed
+
+LEASTER = "leaster"
+MAX_HANDS = 200  # an evening is some 40 hands; more is a runaway script, not a night
+
+
+class NightError(InPersonError):
+    """The sheet cannot be opened, a hand cannot be added, or the night cannot be saved; nothing was written."""
+
+
+@dataclass
+class Sheet:
+    """An unsaved night: what the treasurer opened it with and the hands entered so far, as typed (member ids for
+    the players chosen from the sheet's own lists, numbers as text), so that re-checking them is always possible."""
+
+    token: str
+    game: str
+    played_on: date
+    seats: list[int]
+    options: dict[str, Any]
+    note: str = ""
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_data(self) -> dict[str, Any]:
+        return {"token": self.token, "game": self.game, "played_on": self.played_on.isoformat(),
+                "seats": list(self.seats), "options": dict(self.options), "note": self.note,
+                "rows": [dict(row) for row in self.rows]}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Sheet:
+        return cls(token=str(data["token"]), game=str(data["game"]), played_on=date.fromisoformat(data["played_on"]),
+                   seats=[int(s) for s in data["seats"]], options=dict(data.get("options") or {}),
+                   note=str(data.get("note") or ""), rows=[dict(r) for r in data.get("rows") or []])
+
+
+@dataclass(frozen=True)
+class Saved:
+    night: ClubNight
+    created: bool  # False: this sheet had been saved before, and nothing more was written
+
+
+def _check_admin(admin: User) -> None:
+    if not (admin.is_authenticated and admin.is_staff):
+        raise NotAllowed("Only the club's admins record club nights.")
+
+
+def open_sheet(
+    *, admin: User, game: str, played_on: date | None, players: Sequence[User], stake_cents: Any = None, note: str = "",
+) -> Sheet:
+    """A new, empty sheet for these players in this seat order; refused as the night's first hand would be."""
+    _check_admin(admin)
+    members = inperson.check_players(game=game, players=players)
+    options: dict[str, Any] = {}
+    if inperson.GAMES[game].stake:
+        if stake_cents is None or str(stake_cents).strip() == "":
+            raise NightError(f"Give the stake of this {game} night, in cents.")
+        options["stake_cents"] = inperson.check_stake(stake_cents)
+    day = inperson.check_day(played_on)
+    return Sheet(token=secrets.token_urlsafe(24), game=game, played_on=day, seats=[m.pk for m in members],
+                 options=options, note=(note or "").strip()[:200])
+
+
+def _named(value: Any, members: Sequence[User]) -> Any:
+    """A member chosen from the sheet's list (their id) as the service takes them: the member when they sit at this
+    table, any other member as themselves (the service then says they are not one of the players), else the text."""
+    text = str(value or "").strip()
+    if not text:
+        return None
+    if text.isdigit():
+        for member in members:
+            if member.pk == int(text):
+                return member
+        other = User.objects.filter(pk=int(text)).first()
+        if other is not None:
+            return other
+    return text
+
+
+def _hand(sheet: Sheet, members: Sequence[User], row: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The recording service for this row and its arguments (without who records it, when, or on which night)."""
+    if sheet.game == "sheepshead":
+        stake = sheet.options.get("stake_cents")
+        if str(row.get("picker") or "").strip() == LEASTER:
+            return inperson.record_sheepshead_leaster, {
+                "players": list(members), "points": split_words(str(row.get("leaster_points") or "")),
+                "tricks": split_words(str(row.get("leaster_tricks") or "")), "stake_cents": stake,
+            }
+        return inperson.record_sheepshead_hand, {
+            "players": list(members), "picker": _named(row.get("picker"), members) or "",
+            "partner": _named(row.get("partner"), members), "picker_points": str(row.get("points") or "").strip(),
+            "stake_cents": stake,
+        }
+    if sheet.game == "hawk":
+        lafh = [who for who in (_named(row.get("lafh_1"), members), _named(row.get("lafh_2"), members)) if who]
+        return inperson.record_hawk_round, {
+            "players": list(members), "lafh": lafh, "solo": bool(row.get("solo")),
+            "lafh_pips": str(row.get("lafh_pips") or "").strip(), "nob_pips": str(row.get("nob_pips") or "").strip(),
+            "lafh_bonuses": list(row.get("lafh_bonuses") or []), "nob_bonuses": list(row.get("nob_bonuses") or []),
+        }
+    raise NightError(f"Hands of {sheet.game} played at the club are not recorded here.")
+
+
+_PRICE = {
+    inperson.record_sheepshead_hand: inperson.price_sheepshead_hand,
+    inperson.record_sheepshead_leaster: inperson.price_sheepshead_leaster,
+    inperson.record_hawk_round: inperson.price_hawk_round,
+}
+
+
+def price_row(*, sheet: Sheet, members: Sequence[User], row: Mapping[str, Any]) -> Priced:
+    """One hand of the sheet checked and priced by the engine's helpers; nothing is written."""
+    record, kwargs = _hand(sheet, members, row)
+    if record is inperson.record_sheepshead_hand and kwargs["picker"] == "":
+        raise NightError("Choose the picker, or “Leaster (nobody picked)”.")
+    return _PRICE[record](**kwargs)
+
+
+def add_row(*, admin: User, sheet: Sheet, members: Sequence[User], row: Mapping[str, Any]) -> Priced:
+    """The hand priced and appended to the sheet (still unsaved); a bad hand is refused and the sheet unchanged."""
+    _check_admin(admin)
+    if len(sheet.rows) >= MAX_HANDS:
+        raise NightError(f"A sheet holds at most {MAX_HANDS} hands: save this night and open another.")
+    priced = price_row(sheet=sheet, members=members, row=row)
+    sheet.rows.append(dict(row))
+    return priced
+
+
+def remove_row(*, admin: User, sheet: Sheet, number: int) -> None:
+    """Crosses hand `number` (1-based) off the unsaved sheet; the hands after it move up one row."""
+    _check_admin(admin)
+    if not 1 <= number <= len(sheet.rows):
+        raise NightError(f"The sheet has no hand {number}.")
+    del sheet.rows[number - 1]
+
+
+def _already(token: str) -> ClubNight | None:
+    return ClubNight.objects.filter(token=token).first()
+
+
+def save_night(*, admin: User, sheet: Sheet, members: Sequence[User]) -> Saved:
+    """The night and every hand with its ledger entries, in one transaction, or nothing at all.
+
+    Each hand goes through its recording service again (checked and priced afresh, so a member whose account was
+    closed since, or a sheet tampered with, is caught); the first refusal names its hand and rolls everything back.
+    """
+    _check_admin(admin)
+    if (night := _already(sheet.token)) is not None:
+        return Saved(night=night, created=False)
+    if not sheet.rows:
+        raise NightError("The sheet has no hands yet: enter at least one before saving.")
+    if [m.pk for m in members] != list(sheet.seats):
+        raise NightError("The sheet's players could not all be found; open the night again.")
+    try:
+        with transaction.atomic():
+            night = ClubNight.objects.create(
+                game=sheet.game, played_on=sheet.played_on, seats=list(sheet.seats), options=dict(sheet.options),
+                note=sheet.note, token=sheet.token, recorded_by=admin, recorded_at=timezone.now(),
+            )
+            for number, row in enumerate(sheet.rows, 1):
+                record, kwargs = _hand(sheet, members, row)
+                try:
+                    if record is inperson.record_sheepshead_hand and kwargs["picker"] == "":
+                        raise NightError("Choose the picker, or “Leaster (nobody picked)”.")
+                    record(admin=admin, played_on=sheet.played_on, night=night, number=number, **kwargs)
+                except InPersonError as error:
+                    raise NightError(f"Hand {number}: {error} Nothing was saved.") from None
+    except IntegrityError:
+        if (night := _already(sheet.token)) is not None:  # the same sheet, saved by a request racing this one
+            return Saved(night=night, created=False)
+        raise
+    return Saved(night=night, created=True)
