@@ -19,7 +19,7 @@ def test_the_treasurer_replaces_a_wrong_member_after_a_preview(browser, server, 
     note = f"replace-e2e-{uuid.uuid4().hex[:8]}"
     # The hand as first (wrongly) recorded: Erin in seat 5, where Frank sat.
     page.goto(f"{server.url}/admin/tables/inpersonrecord/record/sheepshead/")
-    for seat, name in enumerate("alice bob carol dave erin".split(), 1):
+    for seat, name in enumerate(["alice", "bob", "carol", "dave", "erin"], 1):
         page.fill(f"input[name=player_{seat}]", name)
     page.fill("input[name=picker]", "alice")
     page.fill("input[name=partner]", "bob")
