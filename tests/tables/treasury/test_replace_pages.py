@@ -24,11 +24,6 @@ def treasurer(make_member):
 
 
 @pytest.fixture
-def club(make_member):
-    return {name: make_member(name, display_name=name.title()) for name in NAMES}
-
-
-@pytest.fixture
 def staff(treasurer) -> Client:
     client = Client()
     client.force_login(treasurer)

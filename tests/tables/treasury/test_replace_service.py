@@ -32,11 +32,6 @@ def treasurer(make_member):
     return make_member("treasurer", is_staff=True, display_name="Tess")
 
 
-@pytest.fixture
-def club(make_member):
-    return {name: make_member(name, display_name=name.title()) for name in NAMES}
-
-
 def balance(member, game: str = "sheepshead") -> int:
     return LedgerEntry.objects.filter(member=member, game=game).aggregate(t=Sum("amount"))["t"] or 0
 

@@ -24,23 +24,6 @@ URL = reverse("treasury_settle")
 NAMES = ["ann", "ben", "cat", "dan", "eve"]
 
 
-@pytest.fixture
-def treasurer(make_member):
-    return make_member("tess", display_name="Tess", is_staff=True)
-
-
-@pytest.fixture
-def club(make_member):
-    return {name: make_member(name, display_name=name.title()) for name in NAMES}
-
-
-@pytest.fixture
-def staff_client(treasurer) -> Client:
-    client = Client()
-    client.force_login(treasurer)
-    return client
-
-
 def two_hands(treasurer) -> None:
     # ann picks with ben and wins (75 points, $1): ann +2.00, ben +1.00, the rest -1.00 each
     record_sheepshead_hand(admin=treasurer, players=NAMES, picker="ann", partner="ben", picker_points=75)

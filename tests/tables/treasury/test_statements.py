@@ -27,23 +27,6 @@ URL = reverse("treasury_statement")
 NAMES = ["ann", "ben", "cat", "dan", "eve"]
 
 
-@pytest.fixture
-def treasurer(make_member):
-    return make_member("tess", display_name="Tess", is_staff=True)
-
-
-@pytest.fixture
-def club(make_member):
-    return {name: make_member(name, display_name=name.title()) for name in NAMES}
-
-
-@pytest.fixture
-def staff_client(treasurer) -> Client:
-    client = Client()
-    client.force_login(treasurer)
-    return client
-
-
 def test_a_correction_shows_the_reversal_and_the_new_entry(staff_client, treasurer, club) -> None:
     record = record_sheepshead_hand(admin=treasurer, players=NAMES, picker="ann", partner="ben", picker_points=75)
     wrong = {e.member.username: e for e in record.ledger_entries.all()}
