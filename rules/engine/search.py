@@ -43,6 +43,7 @@ class SearchGame:
     lower_is_better: bool = False
     estimate: Callable[[Any, int], float] | None = None  # value of an unfinished state (playout cut short)
     observe: Callable[[Any, int], View] | None = None  # the policy's view in playouts (default: module.view)
+    random_playouts: bool = False  # playouts pick uniformly (for a game whose policy is too slow to play them)
 
 
 def view_key(view: View) -> str:
@@ -65,18 +66,25 @@ def seat_value(game: SearchGame, state: Any, seat: int) -> float:
     return game.estimate(state, seat)
 
 
-def playout(game: SearchGame, state: Any, seat: int) -> float:
+def playout(game: SearchGame, state: Any, seat: int, rng: random.Random) -> float:
     """Play the round out with the policy at every seat; the value of the end for `seat`."""
     module = game.module
     policy = game.policy
     observe = game.observe or module.view
     to_act, legal_moves, apply = module.to_act, module.legal_moves, module.apply
+    uniform = game.random_playouts
+    rand = rng.random
     for _move in range(MAX_PLAYOUT_MOVES):
         turn = to_act(state)
         if turn is None:
             break
         legal = legal_moves(state, turn)
-        move = legal[0] if len(legal) == 1 else policy(observe(state, turn), legal)  # forced: no view needed
+        if len(legal) == 1:
+            move = legal[0]  # forced: no view needed
+        elif uniform:
+            move = legal[int(rand() * len(legal))]
+        else:
+            move = policy(observe(state, turn), legal)
         state = apply(state, turn, move)
     return seat_value(game, state, seat)
 
@@ -89,7 +97,7 @@ def evaluate(game: SearchGame, view: View, legal: Sequence[Move], samples: int, 
     for _sample in range(samples):
         state = game.determinize(view, rng)
         for index, move in enumerate(legal):
-            totals[index] += playout(game, module.apply(state, seat, move), seat)
+            totals[index] += playout(game, module.apply(state, seat, move), seat, rng)
     return totals
 
 
