@@ -96,6 +96,23 @@ def duplicate_deal(key: str, players: int, a: str, b: str, seed: str) -> float:
     return total / players
 
 
+def pick_stats(players: int, bot: str, deals: int, seed: str) -> dict[str, float]:
+    """Sheepshead with every seat played by `bot`: how often nobody picks, and what picking pays (cents)."""
+    game = registry.game("sheepshead")
+    config = game.SPEC.make_config(players)
+    leasters = picks = picker_cents = 0
+    for number in range(deals):
+        deal_seed = f"{seed}|picks|{players}|{number}"
+        seats = [make_chooser("sheepshead", bot, f"{deal_seed}|{s}") for s in range(players)]
+        state = play_round(game, game.new_round(config, deal_seed), seats)
+        if state.picker is None:
+            leasters += 1
+        else:
+            picks += 1
+            picker_cents += game.result(state).deltas[state.picker]
+    return {"deals": deals, "leaster_share": leasters / deals, "picker_mean_cents": picker_cents / max(1, picks)}
+
+
 @dataclass(frozen=True)
 class Outcome:
     game: str
@@ -135,7 +152,7 @@ class Outcome:
                 f"[{low:+.3f}, {high:+.3f}] | {unit} | {verdict} | {self.seconds:.0f} |")
 
 
-HEADER = ("| game | players | A | B | deals | mean A−B per deal | 95 % interval | unit | verdict | seconds |\n"
+HEADER = ("| game | players | A | B | deals | mean A-B per deal | 95 % interval | unit | verdict | seconds |\n"
           "|---|---|---|---|---|---|---|---|---|---|")
 
 
@@ -161,7 +178,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--all", action="store_true", help="the club's pairings and player counts, as a table")
     parser.add_argument("--pairings", nargs="*", help="with --all: pairings as A:B (default: the standard four)")
     parser.add_argument("--games", nargs="*", help="with --all: game:players entries (default: the club's six)")
+    parser.add_argument("--pick-stats", choices=BOTS, help="Sheepshead self-play: leasters, picker results")
     args = parser.parse_args(argv)
+    if args.pick_stats:
+        stats = pick_stats(args.players or 5, args.pick_stats, args.deals, args.seed)
+        print(f"sheepshead {args.players or 5}p {args.pick_stats}: {stats['deals']} deals, "
+              f"leasters {stats['leaster_share']:.1%}, picker mean {stats['picker_mean_cents']:+.1f} cents")
+        return
     if args.all:
         pairings = [tuple(p.split(":")) for p in args.pairings] if args.pairings else list(PAIRINGS)
         games = [(g.split(":")[0], int(g.split(":")[1])) for g in args.games] if args.games else list(TABLE)

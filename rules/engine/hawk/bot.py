@@ -148,9 +148,11 @@ def quick(view: dict[str, Any], legal: list[Move]) -> Move:
 BUDGETS: dict[str, int] = {"normal": 300, "strong": 900}
 """Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
 
-SEARCH = SearchGame(module=game, determinize=determinize, policy=quick, random_playouts=True)  # type: ignore[arg-type]
+SEARCH = SearchGame(  # type: ignore[arg-type]
+    module=game, determinize=determinize, policy=quick, random_playouts=True,
+)
 
 
 def chooser(level: str, seed: str) -> Chooser:
-    """`easy`: `choose` above; `normal`, `strong`: determinized search with random playouts (as the end-game look-ahead plays them)."""
+    """`easy`: `choose` above; `normal`, `strong`: determinized search with random playouts (as `endgame` plays)."""
     return level_chooser(SEARCH, choose, BUDGETS, level, seed)  # type: ignore[arg-type]

@@ -26,8 +26,6 @@ import rules.engine.sheepshead as game
 from rules.engine.cards import Card, card
 from rules.engine.moves import Move
 from rules.engine.search import Chooser, SearchGame, level_chooser
-from rules.engine.sheepshead.determinize import determinize
-from rules.engine.sheepshead.views import bot_view
 from rules.engine.sheepshead.deck import (
     DECK,
     JACK_OF_DIAMONDS,
@@ -37,6 +35,8 @@ from rules.engine.sheepshead.deck import (
     TRUMP,
     winning_index,
 )
+from rules.engine.sheepshead.determinize import determinize
+from rules.engine.sheepshead.views import bot_view
 
 # Picking: a linear score in cents fitted to self-play (what picking won over passing, hand by
 # hand, from the first seat and from the dealer's), by table size. Features: constant, the
