@@ -49,7 +49,8 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
     rng.shuffle(rest)
     stock_count = int(view["stock"])
     stock, waste = tuple(rest[:stock_count]), tuple(rest[stock_count:])
-    other_out = tuple(c for c in waste if c not in mine_out)[: int(view["discard_counts"][other])]
+    # The other's discards are a record of what went face down; after a reshuffle some are in the stock again.
+    other_out = tuple(c for c in (*waste, *stock) if c not in mine_out)[: int(view["discard_counts"][other])]
     hands = (hand, other_hand) if me == 0 else (other_hand, hand)
     discards = (mine_out, other_out) if me == 0 else (other_out, mine_out)
     plays = view["plays_made"]
