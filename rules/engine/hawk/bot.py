@@ -21,11 +21,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import rules.engine.hawk as game
 from rules.engine.cards import Card
 from rules.engine.hawk.deck import PIPS, TRUMPED_BY, winning_index
+from rules.engine.hawk.determinize import determinize
 from rules.engine.hawk.endgame import best_card
 from rules.engine.hawk.knowledge import Seen, read_view
 from rules.engine.moves import Move
+from rules.engine.search import Chooser, SearchGame, level_chooser
 
 ENDGAME_CARDS = 6
 """Look ahead once the hand is this small."""
@@ -131,3 +134,25 @@ def choose(view: dict[str, Any], legal: list[Move]) -> Move:
     else:
         choice = _middle(seen, cards)
     return by_card[choice]
+
+
+def quick(view: dict[str, Any], legal: list[Move]) -> Move:
+    """`choose` without its end-game look-ahead: the search's playout policy, which must be cheap (the
+    search itself looks ahead, on guessed deals, from the first trick)."""
+    if len(legal) == 1:
+        return legal[0]
+    by_card = {m.cards[0]: m for m in legal}
+    return by_card[_middle(read_view(view), list(by_card))]
+
+
+BUDGETS: dict[str, int] = {"normal": 300, "strong": 900}
+"""Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
+
+SEARCH = SearchGame(  # type: ignore[arg-type]
+    module=game, determinize=determinize, policy=quick, random_playouts=True,
+)
+
+
+def chooser(level: str, seed: str) -> Chooser:
+    """`easy`: `choose` above; `normal`, `strong`: determinized search with random playouts (as `endgame` plays)."""
+    return level_chooser(SEARCH, choose, BUDGETS, level, seed)  # type: ignore[arg-type]

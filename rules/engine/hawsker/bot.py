@@ -12,10 +12,13 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
+import rules.engine.hawsker as game
 from rules.engine.cards import FULL_DECK, Card, parse_cards
+from rules.engine.hawsker.determinize import determinize
 from rules.engine.hawsker.scoring import KING, THIRTEEN, VALUE, can_play, score_hand, sort_cards
 from rules.engine.hawsker.spec import PLAYS_EACH
 from rules.engine.moves import Move
+from rules.engine.search import Chooser, SearchGame, level_chooser
 
 SCORED_SIZE = 5  # cards a hand usually holds when it is scored
 STUCK_COST = 2.0  # points lost beyond the hand itself when left without a play
@@ -98,3 +101,14 @@ def choose(view: dict[str, Any], legal: list[Move]) -> Move:
     if view["phase"] == "play":
         return _play(view, legal, hand)
     return _discard(view, legal, hand)
+
+
+BUDGETS: dict[str, int] = {"normal": 40, "strong": 120}
+"""Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
+
+SEARCH = SearchGame(module=game, determinize=determinize, policy=choose)  # type: ignore[arg-type]
+
+
+def chooser(level: str, seed: str) -> Chooser:
+    """`easy`: `choose` above; `normal`, `strong`: determinized search with `choose` playing the playouts."""
+    return level_chooser(SEARCH, choose, BUDGETS, level, seed)  # type: ignore[arg-type]

@@ -12,9 +12,12 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+import rules.engine.puskiyon as game
 from rules.engine.cards import card
 from rules.engine.moves import Move
-from rules.engine.puskiyon.scoring import CARD_POINTS
+from rules.engine.puskiyon.determinize import determinize
+from rules.engine.puskiyon.scoring import CARD_POINTS, hand_points
+from rules.engine.search import Chooser, SearchGame, level_chooser
 
 SUIT_WEIGHT = 4  # per other card of the same suit kept in hand
 RANK_WEIGHT = 2  # per other card of the same rank kept in hand
@@ -42,3 +45,21 @@ def choose(view: Mapping[str, Any], legal: list[Move]) -> Move:
     suits = Counter(c.suit for c in hand)
     ranks = Counter(c.rank for c in hand)
     return max(plays, key=lambda m: _score(m, suits, ranks))
+
+
+def estimate(state: game.State, seat: int) -> float:
+    """A playout cut short is scored as if the hand were blocked now: the others' cards less this seat's."""
+    points = [hand_points(h) for h in state.hands]
+    return (sum(points) - points[seat]) / max(1, len(points) - 1) - points[seat]
+
+
+BUDGETS: dict[str, int] = {"normal": 60, "strong": 200}
+"""Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
+
+SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, lower_is_better=True,  # type: ignore[arg-type]
+                    estimate=estimate)
+
+
+def chooser(level: str, seed: str) -> Chooser:
+    """`easy`: `choose` above; `normal`, `strong`: determinized search with `choose` playing the playouts."""
+    return level_chooser(SEARCH, choose, BUDGETS, level, seed)  # type: ignore[arg-type]

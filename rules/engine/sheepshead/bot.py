@@ -22,8 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import rules.engine.sheepshead as game
 from rules.engine.cards import Card, card
 from rules.engine.moves import Move
+from rules.engine.search import Chooser, SearchGame, level_chooser
 from rules.engine.sheepshead.deck import (
     DECK,
     JACK_OF_DIAMONDS,
@@ -33,6 +35,8 @@ from rules.engine.sheepshead.deck import (
     TRUMP,
     winning_index,
 )
+from rules.engine.sheepshead.determinize import determinize
+from rules.engine.sheepshead.views import bot_view
 
 # Picking: a linear score in cents fitted to self-play (what picking won over passing, hand by
 # hand, from the first seat and from the dealer's), by table size. Features: constant, the
@@ -308,3 +312,15 @@ def _leaster_follow(t: _Table, options: list[Card]) -> Card:
     if losers:
         return max(losers, key=lambda c: (POINTS[c], POWER[c]))
     return min(winners, key=lambda c: (POINTS[c], -POWER[c]))
+
+
+BUDGETS: dict[str, int] = {"normal": 60, "strong": 200}
+"""Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
+
+
+def chooser(level: str, seed: str) -> Chooser:
+    """`easy`: `choose` above; `normal`, `strong`: determinized search with `choose` playing the playouts."""
+    return level_chooser(SEARCH, choose, BUDGETS, level, seed)
+
+
+SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, observe=bot_view)  # type: ignore[arg-type]

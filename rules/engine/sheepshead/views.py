@@ -244,3 +244,29 @@ def last_event(state: State, viewer: int | None) -> str:
 def tricks_done(state: State) -> int:
     """Tricks finished so far: a move that raises it closed a trick (the table pauses on it a moment)."""
     return len(state.tricks)
+
+
+def bot_view(state: State, seat: int) -> dict[str, Any]:
+    """The part of `view` the easy bot reads, built without the sentences and lists it ignores.
+
+    Search playouts ask for a view at every move, so this is the cheap way to let the bot play
+    guessed states; a test checks the bot decides the same from it as from the full view.
+    """
+    status, partner = partner_knowledge(state, seat)
+    players = state.players
+    return {
+        "players": players,
+        "seat": seat,
+        "dealer": state.dealer,
+        "phase": state.phase,
+        "hand": _texts(state.hands[seat]),
+        "picker": state.picker,
+        "leaster": state.picker is None and state.phase in (PLAY, OVER),
+        "partner_rule": partner_can_exist(state),
+        "partner_status": status,
+        "partner": partner,
+        "buried": _texts(state.buried) if seat == state.picker else [],
+        "trick": _trick_cards(state.leader, state.trick, players),
+        "played": [str(c) for _l, _w, cards in state.tricks for c in cards],
+        "tricks_taken": tricks_taken(state),
+    }

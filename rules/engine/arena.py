@@ -1,0 +1,205 @@
+"""Bot against bot on duplicate deals: `python -m rules.engine.arena --game G --players N --a strong --b easy`.
+
+Luck of the cards swamps skill, so every deal is played once per seat with bot A in that seat and bot B
+in all the others (A holds each hand once, B holds it the other times). A deal's result is the mean over
+those rotations of A's result less the average of the B seats at the same table, in the game's unit
+(cents, points), signed so that more is better for A: 0 when A and B are the same bot. Games played to
+a target (Hawsker, Puskiyon) are duplicated as whole matches, and a match's result is A's share of the
+win less the B seats' average share (Hawsker: +1 a win, -1 a loss). The report is the mean per deal
+and a normal 95 % confidence interval over the deals (1.96 standard errors).
+
+`--all` runs the club's pairings at the club's player counts and prints a markdown table.
+Single process, single core; every seat's chooser is seeded from `--seed`, so a run repeats exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine import registry
+from rules.engine.api import GameModule
+from rules.engine.moves import Move
+from rules.engine.search import Chooser, View, view_key
+
+BOTS: tuple[str, ...] = ("strong", "normal", "easy", "random")
+MATCH_GAMES: frozenset[str] = frozenset({"hawsker", "puskiyon"})
+MAX_ROUNDS = 500  # a match that has not ended by then is scored as it stands
+TABLE: tuple[tuple[str, int], ...] = (("sheepshead", 3), ("sheepshead", 4), ("sheepshead", 5), ("hawk", 4),
+                                      ("hawsker", 2), ("puskiyon", 4))
+PAIRINGS: tuple[tuple[str, str], ...] = (("strong", "easy"), ("strong", "normal"), ("normal", "easy"),
+                                         ("easy", "random"))
+
+
+def random_chooser(seed: str) -> Chooser:
+    """Uniform over the legal moves, seeded by the view so a replay repeats."""
+
+    def choose(view: View, legal: Sequence[Move]) -> Move:
+        return random.Random(f"{seed}|{view_key(view)}").choice(list(legal))
+
+    return choose
+
+
+def make_chooser(game: str, bot: str, seed: str) -> Chooser:
+    if bot == "random":
+        return random_chooser(seed)
+    module = importlib.import_module(f"rules.engine.{game}.bot")
+    return module.chooser(bot, seed)
+
+
+def play_round(game: GameModule, state: Any, seats: Sequence[Chooser]) -> Any:
+    """The round played to its end, each seat's chooser seeing only that seat's view."""
+    turn = game.to_act(state)
+    while turn is not None:
+        state = game.apply(state, turn, seats[turn](game.view(state, turn), game.legal_moves(state, turn)))
+        turn = game.to_act(state)
+    return state
+
+
+def deal_scores(key: str, players: int, seats: Sequence[Chooser], seed: str) -> list[float]:
+    """Each seat's result for one deal (round games) or one match (games to a target)."""
+    game = registry.game(key)
+    config = game.SPEC.make_config(players)
+    if key not in MATCH_GAMES:
+        return [float(d) for d in game.result(play_round(game, game.new_round(config, seed), seats)).deltas]
+    match = game.start_match(config, seed)
+    for number in range(MAX_ROUNDS):
+        state = play_round(game, game.new_round(config, f"{seed}|{number}", match), seats)
+        match = game.next_match(config, match, state)
+        if game.match_over(config, match):
+            break
+    winners = game.match_winners(config, match) if game.match_over(config, match) else []
+    return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(players)]
+
+
+def rotation_score(scores: Sequence[float], seat: int, lower_is_better: bool) -> float:
+    """A's result at `seat` less the other seats' average; signed so that more is better for A."""
+    others = (sum(scores) - scores[seat]) / (len(scores) - 1)
+    value = scores[seat] - others
+    return -value if lower_is_better else value
+
+
+def duplicate_deal(key: str, players: int, a: str, b: str, seed: str) -> float:
+    """The deal (or match) `seed` played once with A in each seat; the mean of A's rotation scores."""
+    spec = registry.spec(key)
+    lower = spec.lower_is_better and key not in MATCH_GAMES  # match results are win shares: more is better
+    total = 0.0
+    for seat_a in range(players):
+        seats = [make_chooser(key, a if s == seat_a else b, f"{seed}|{seat_a}|{s}") for s in range(players)]
+        total += rotation_score(deal_scores(key, players, seats, seed), seat_a, lower)
+    return total / players
+
+
+def pick_stats(players: int, bot: str, deals: int, seed: str) -> dict[str, float]:
+    """Sheepshead with every seat played by `bot`: how often nobody picks, and what picking pays (cents)."""
+    game = registry.game("sheepshead")
+    config = game.SPEC.make_config(players)
+    leasters = picks = picker_cents = 0
+    for number in range(deals):
+        deal_seed = f"{seed}|picks|{players}|{number}"
+        seats = [make_chooser("sheepshead", bot, f"{deal_seed}|{s}") for s in range(players)]
+        state = play_round(game, game.new_round(config, deal_seed), seats)
+        if state.picker is None:
+            leasters += 1
+        else:
+            picks += 1
+            picker_cents += game.result(state).deltas[state.picker]
+    return {"deals": deals, "leaster_share": leasters / deals, "picker_mean_cents": picker_cents / max(1, picks)}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    game: str
+    players: int
+    a: str
+    b: str
+    results: tuple[float, ...]
+    seconds: float
+
+    @property
+    def deals(self) -> int:
+        return len(self.results)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.results) / len(self.results)
+
+    @property
+    def half_width(self) -> float:
+        """Half the 95 % interval: 1.96 standard errors of the mean (0 for fewer than two deals)."""
+        n = len(self.results)
+        if n < 2:
+            return 0.0
+        mean = self.mean
+        variance = sum((x - mean) ** 2 for x in self.results) / (n - 1)
+        return 1.96 * math.sqrt(variance / n)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return self.mean - self.half_width, self.mean + self.half_width
+
+    def row(self) -> str:
+        low, high = self.interval
+        unit = "match" if self.game in MATCH_GAMES else registry.spec(self.game).unit
+        verdict = "A better" if low > 0 else "B better" if high < 0 else "not separated"
+        return (f"| {self.game} | {self.players} | {self.a} | {self.b} | {self.deals} | {self.mean:+.3f} | "
+                f"[{low:+.3f}, {high:+.3f}] | {unit} | {verdict} | {self.seconds:.0f} |")
+
+
+HEADER = ("| game | players | A | B | deals | mean A-B per deal | 95 % interval | unit | verdict | seconds |\n"
+          "|---|---|---|---|---|---|---|---|---|---|")
+
+
+def run(key: str, players: int, a: str, b: str, deals: int, seed: str,
+        progress: Callable[[int, float], None] | None = None) -> Outcome:
+    start = time.perf_counter()
+    results = []
+    for number in range(deals):
+        results.append(duplicate_deal(key, players, a, b, f"{seed}|{key}|{players}|{number}"))
+        if progress is not None:
+            progress(number + 1, results[-1])
+    return Outcome(key, players, a, b, tuple(results), time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=registry.GAME_KEYS)
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--a", choices=BOTS, default="strong")
+    parser.add_argument("--b", choices=BOTS, default="easy")
+    parser.add_argument("--deals", type=int, default=100, help="deals (matches for Hawsker, Puskiyon) per pairing")
+    parser.add_argument("--seed", default="arena")
+    parser.add_argument("--all", action="store_true", help="the club's pairings and player counts, as a table")
+    parser.add_argument("--pairings", nargs="*", help="with --all: pairings as A:B (default: the standard four)")
+    parser.add_argument("--games", nargs="*", help="with --all: game:players entries (default: the club's six)")
+    parser.add_argument("--pick-stats", choices=BOTS, help="Sheepshead self-play: leasters, picker results")
+    args = parser.parse_args(argv)
+    if args.pick_stats:
+        stats = pick_stats(args.players or 5, args.pick_stats, args.deals, args.seed)
+        print(f"sheepshead {args.players or 5}p {args.pick_stats}: {stats['deals']} deals, "
+              f"leasters {stats['leaster_share']:.1%}, picker mean {stats['picker_mean_cents']:+.1f} cents")
+        return
+    if args.all:
+        pairings = [tuple(p.split(":")) for p in args.pairings] if args.pairings else list(PAIRINGS)
+        games = [(g.split(":")[0], int(g.split(":")[1])) for g in args.games] if args.games else list(TABLE)
+        print(HEADER, flush=True)
+        for key, players in games:
+            for a, b in pairings:
+                print(run(key, players, a, b, args.deals, args.seed).row(), flush=True)
+        return
+    if args.game is None:
+        parser.error("name a --game (or ask for --all)")
+    spec = registry.spec(args.game)
+    players = args.players or spec.default_players
+    print(HEADER)
+    print(run(args.game, players, args.a, args.b, args.deals, args.seed).row())
+
+
+if __name__ == "__main__":
+    main()
