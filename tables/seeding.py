@@ -91,6 +91,15 @@ FINISHED_DEMO_MATCHES: tuple[tuple[str, tuple[str, ...], int, dict[str, object]]
     ("hawsker", ("erin",), 1, {"short": True}),
     ("puskiyon", ("alice", "erin"), 2, {"target": 20}),
     ("puskiyon", ("frank",), 2, {"target": 20}),
+    # A second evening, so standings and ratings have more than one match a member to tell apart.
+    ("sheepshead", ("dave", "erin", "frank"), 2, {"rounds": 2}),
+    ("sheepshead", ("alice", "carol"), 1, {"rounds": 3}),
+    ("hawk", ("carol", "dave"), 2, {"rounds": 1}),
+    ("hawk", ("erin", "alice", "bob", "frank"), 0, {"rounds": 1}),
+    ("hawsker", ("alice",), 1, {"short": True}),
+    ("hawsker", ("bob", "carol"), 0, {"short": True}),
+    ("puskiyon", ("bob", "carol", "dave"), 1, {"target": 20}),
+    ("puskiyon", ("dave", "erin"), 2, {"target": 20}),
 )
 SEED_MOVES_LIMIT = 3000
 DEMO_ROUNDS_PLAYED_BY_MEMBERS = 1
