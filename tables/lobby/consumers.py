@@ -6,6 +6,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -132,31 +133,29 @@ class LobbyConsumer(ClubConsumer):
     async def user_notice(self, event: dict[str, Any]) -> None:
         """A notice for this member (their table is ready, their request ended or changed): sent at
         once, from the event alone; their own panel follows with the next refresh."""
-        try:
-            html = rendering_quickplay.render_notice(str(event.get("kind", "")), event)
-        except Exception:
-            log.exception("lobby: could not render a notice for %s", self.channel_name)
-            html = ""
-        if html:
-            await self.send(text_data=html)
+        await self._send_notice(rendering_quickplay.render_notice, event)
         self._want_quick_refresh(mine=True)
 
     async def invitation_notice(self, event: dict[str, Any]) -> None:
         """An invitation for this member came, ended or was answered (perhaps in another tab): its notice at once,
         from the event alone, then the member's list of invitations read afresh."""
-        try:
-            html = rendering_invitations.render_notice(str(event.get("kind", "")), event)
-        except Exception:
-            log.exception("lobby: could not render an invitation notice for %s", self.channel_name)
-            html = ""
-        if html:
-            await self.send(text_data=html)
+        await self._send_notice(rendering_invitations.render_notice, event)
         try:
             html = await database_sync_to_async(rendering_invitations.lobby_list_html)(self.scope["user"], oob=True)
         except Exception:
             log.exception("lobby: could not render the invitations of %s", self.channel_name)
             return
         await self.send(text_data=html)
+
+    async def _send_notice(self, render: Callable[[str, dict[str, Any]], str], event: dict[str, Any]) -> None:
+        """A feature's notice, rendered from the event alone; one that fails to render is logged and left out."""
+        try:
+            html = render(str(event.get("kind", "")), event)
+        except Exception:
+            log.exception("lobby: could not render a notice for %s", self.channel_name)
+            return
+        if html:
+            await self.send(text_data=html)
 
     def _want_quick_refresh(self, *, mine: bool) -> None:
         self.quick_event_at = time.monotonic()

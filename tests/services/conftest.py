@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from channels.layers import channel_layers
 from django.conf import settings
+
+from tests.servers import Daphne, free_port
 
 
 @pytest.fixture(autouse=True)
@@ -30,3 +33,18 @@ def database_url() -> str:
     db = settings.DATABASES["default"]
     user = db.get("USER") or "postgres"
     return f"postgres://{user}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def two_daphnes(tmp_path: Path) -> Iterator[list[Daphne]]:
+    """Two Daphne processes on this tier's PostgreSQL and Redis (a test module may define its own, with more
+    settings)."""
+    env = {"DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL, "DEBUG": "true"}
+    servers = [Daphne(port=free_port(), env=env, log_path=tmp_path / f"daphne-{i}.log") for i in range(2)]
+    try:
+        for server in servers:
+            server.start()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()

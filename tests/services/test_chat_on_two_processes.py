@@ -7,17 +7,13 @@ import asyncio
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from websockets.asyncio.client import connect
 
 from tables.models import ChatMessage
-from tests.servers import Daphne, free_port
-from tests.services.conftest import database_url
+from tests.servers import Daphne
 from tests.sockets import session_cookie
 from tests.tables.chat.helpers import running_table
 
@@ -26,19 +22,6 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True), pyt
 LINE = re.compile(r'<li id="chat-line-(\d+)"')
 PATIENCE = 20.0
 LINES_EACH = 4  # under the rate limit (5 in 10 s)
-
-
-@pytest.fixture
-def two_daphnes(tmp_path: Path) -> Iterator[list[Daphne]]:
-    env = {"DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL, "DEBUG": "true"}
-    servers = [Daphne(port=free_port(), env=env, log_path=tmp_path / f"daphne-{i}.log") for i in range(2)]
-    try:
-        for server in servers:
-            server.start()
-        yield servers
-    finally:
-        for server in servers:
-            server.stop()
 
 
 def line_message(text: str) -> str:

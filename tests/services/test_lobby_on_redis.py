@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import re
-from pathlib import Path
 
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
-from django.conf import settings
 
-from tests.servers import Daphne, free_port
-from tests.services.conftest import database_url
 from tests.sockets import session_cookie
 from tests.tables.lobby.test_lobby_socket import (  # noqa: F401  (the same tests, on this tier's services)
     test_anonymous_socket_is_refused,
@@ -29,19 +25,6 @@ async def count_from(sock) -> int:
     match = re.search(r'data-count="(\d+)"', message)
     assert match, message
     return int(match.group(1))
-
-
-@pytest.fixture
-def two_daphnes(tmp_path: Path):
-    env = {"DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL, "DEBUG": "true"}
-    servers = [Daphne(port=free_port(), env=env, log_path=tmp_path / f"daphne-{i}.log") for i in range(2)]
-    try:
-        for server in servers:
-            server.start()
-        yield servers
-    finally:
-        for server in servers:
-            server.stop()
 
 
 async def test_a_member_on_one_process_sees_the_count_change_for_a_member_on_the_other(
