@@ -47,11 +47,11 @@ def money_text(amount: int, unit: str) -> str:
     return points_text(amount, signed=True)
 
 
-@dataclass
-class HistoryRow:
+class EntryAmounts:
+    """A line of a member's books (history, statements): its entry's amount and the running balance, as text."""
+
     entry: LedgerEntry
-    balance: int  # the member's running balance in this game after the entry
-    names: list[str] = field(default_factory=list)  # who sat where in the entry's online round
+    balance: int
 
     @property
     def amount_text(self) -> str:
@@ -60,6 +60,13 @@ class HistoryRow:
     @property
     def balance_text(self) -> str:
         return money_text(self.balance, self.entry.unit)
+
+
+@dataclass
+class HistoryRow(EntryAmounts):
+    entry: LedgerEntry
+    balance: int  # the member's running balance in this game after the entry
+    names: list[str] = field(default_factory=list)  # who sat where in the entry's online round
 
     @property
     def where(self) -> str:

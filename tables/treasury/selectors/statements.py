@@ -14,13 +14,13 @@ from django.db.models import Sum
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
-from tables.ledger.selectors import club_days, money_text
+from tables.ledger.selectors import EntryAmounts, club_days, money_text
 from tables.models import LedgerEntry
 from tables.play.selectors import round_headline
 
 
 @dataclass(frozen=True)
-class StatementRow:
+class StatementRow(EntryAmounts):
     entry: LedgerEntry
     balance: int  # the member's balance in this game after the entry
     where: str
@@ -35,14 +35,6 @@ class StatementRow:
         if kind == LedgerEntry.Kind.CORRECTION or (self.entry.in_person_id and self.entry.in_person.replaces_id):
             return "correction"
         return ""
-
-    @property
-    def amount_text(self) -> str:
-        return money_text(self.entry.amount, self.entry.unit)
-
-    @property
-    def balance_text(self) -> str:
-        return money_text(self.balance, self.entry.unit)
 
 
 @dataclass
