@@ -2,8 +2,8 @@
 
 Both the settling page (selectors) and the settling service read them here, so what the treasurer is shown is
 exactly what is written when they confirm. A settlement covers the entries after the previous settlement's
-`through_entry` up to the last entry of the game when the page was drawn; the bots' seats (no member) are one party,
-the house, so a game's balances sum to zero like its rounds."""
+`through_entry` up to the last entry of the game when the page was drawn (later entries wait for the next one);
+the bots' seats (no member) are one party, the house, so a game's balances sum to zero like its rounds."""
 
 from __future__ import annotations
 
@@ -35,13 +35,16 @@ class OpenBooks:
     totals: dict[int | None, tuple[int, int]]  # member id (None: the house) -> (sum, entries)
 
 
-def open_books(game: str) -> OpenBooks:
-    """The entries the next settlement of `game` would cover, read up to the game's last entry right now."""
+def open_books(game: str, *, through: int | None = None) -> OpenBooks:
+    """The entries the next settlement of `game` would cover: up to the game's last entry right now, or up to
+    `through` (the last entry a page showed: the ledger is append-only, so what came later cannot change them)."""
     previous = last_settlement(game)
     after = previous.through_entry_id if previous is not None else None
     entries = LedgerEntry.objects.filter(game=game)
     if after is not None:
         entries = entries.filter(id__gt=after)
+    if through is not None:
+        entries = entries.filter(id__lte=through)
     through = entries.aggregate(last=Max("id"))["last"]
     if through is None:
         return OpenBooks(game=game, after=after, through=None, seen=0, totals={})

@@ -49,11 +49,17 @@ def test_the_treasurer_settles_up_and_prints_a_statement(browser, server, shots)
     small.screenshot(path=str(shots / "treasury-settle-phone.png"), full_page=True)
     phone.close()
 
+    through = page.locator("#settle-form input[name=through]").input_value()
     page.click("#mark-settled")  # second click: confirm
+    # Other e2e tests' bot tables may still be finishing hands: those wait for the next settlement, they do not
+    # stop this one (the unit tests pin "nothing since" and the entries left open).
     expect(page.locator(".messagelist")).to_contain_text("Settled")
     expect(page.locator("#past-settlements tbody tr")).not_to_have_count(0)
-    expect(page.locator("#balances")).to_contain_text("Nothing has been played since the last settlement")
-    expect(page.locator("#settle-form")).to_have_count(0)
+    settled_through = page.locator("#settle-form input[name=through]")
+    if settled_through.count():
+        assert int(settled_through.input_value()) > int(through)
+    else:
+        expect(page.locator("#balances")).to_contain_text("Nothing has been played since the last settlement")
 
     page.goto(f"{server.url}/treasury/statements/")
     page.fill("#id_member", "alice")

@@ -130,6 +130,11 @@ def open_balances(*, game: str) -> Books:
                                 through=found.through, seen=found.seen))
 
 
+def entries_after(*, game: str, through: int) -> int:
+    """How many of the game's entries came after `through` (recorded after a page was drawn: still open)."""
+    return LedgerEntry.objects.filter(game=game, id__gt=through).count()
+
+
 def period_balances(*, game: str, start: date | None, end: date | None) -> Books:
     """Over the club's days `start` to `end` (both included), whatever was settled: a summary, never settled."""
     spec = registry.spec(game)

@@ -1,9 +1,12 @@
 """Marking a game's books settled: one Settlement row with the balances and payments the treasurer was shown.
 
 No ledger entry is touched: the next balances simply read the entries after this settlement's `through_entry`.
-The page carries the last entry it showed (`through`) and how many entries it summed (`seen`); if the books have
-moved since (a hand recorded, a correction made), nothing is written and the treasurer is asked to look again, so
-no entry is ever settled unseen. The same confirmation sent twice finds its settlement and writes nothing more
+The page carries the last entry it showed (`through`) and how many entries it summed (`seen`); exactly those are
+settled. Entries recorded after the page was drawn (a table's hand, a correction: the ledger is append-only, so they
+never change the entries shown) stay open for the next settlement, so a club whose tables never stop can still be
+settled. If what the page showed no longer adds up (another settlement got there first, or an entry the page did
+not count has since committed under `through`), nothing is written and the treasurer is asked to look again, so no
+entry is ever settled unseen. The same confirmation sent twice finds its settlement and writes nothing more
 (the unique constraint on (game, through_entry) stands behind that when two arrive at once)."""
 
 from __future__ import annotations
@@ -54,13 +57,13 @@ def settle_game(*, treasurer: User, game: str, through: int, seen: int, note: st
         done = Settlement.objects.filter(game=game, through_entry_id=through).first()
         if done is not None:
             return done, False
-        books = open_books(game)
-        if books.through is None:
+        books = open_books(game, through=through)
+        if books.through is None and not open_books(game).seen:
             raise StaleBooks(f"Nothing has been played at {spec.title} since the last settlement; there is nothing "
                              "to settle.")
         if books.through != through or books.seen != seen:
-            raise StaleBooks("The books changed since this page was drawn (a hand was recorded or corrected): "
-                             "look again at the new balances before settling.")
+            raise StaleBooks("The books changed since this page was drawn (settled by someone else, or an entry it "
+                             "did not count): look again at the new balances before settling.")
         balances = {member: total for member, (total, _n) in books.totals.items()}
         plan = square_up(balances)
         row = Settlement(

@@ -13,7 +13,13 @@ from django.views.decorators.http import require_http_methods
 from rules.engine import registry
 from tables.play.services.errors import TableError
 from tables.treasury.forms.settling import BooksForm, SettleForm
-from tables.treasury.selectors.settling import money_game, open_balances, past_settlements, period_balances
+from tables.treasury.selectors.settling import (
+    entries_after,
+    money_game,
+    open_balances,
+    past_settlements,
+    period_balances,
+)
 from tables.treasury.services.settling import settle_game
 
 
@@ -36,9 +42,12 @@ def settle(request: HttpRequest) -> HttpResponse:
             messages.error(request, str(error))
         else:
             if new:
+                later = entries_after(game=settlement.game, through=settlement.through_entry_id)
                 messages.success(request, f"Settled: {len(settlement.payments)} payment"
                                           f"{'' if len(settlement.payments) == 1 else 's'} recorded; balances start "
-                                          "again from zero.")
+                                          "again from zero." + (f" {later} entr{'y' if later == 1 else 'ies'} "
+                                          "recorded since this page was drawn stay open for the next settlement."
+                                          if later else ""))
             else:
                 messages.info(request, "These balances were already settled; nothing more was written.")
         return _back(confirm.cleaned_data["game"])

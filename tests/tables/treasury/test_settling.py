@@ -76,6 +76,7 @@ def test_settling_writes_one_settlement_and_the_balances_start_again(staff_clien
     after = response.context["books"]
     assert after.parties == [] and not after.can_settle and after.since == settlement
     assert 'id="settle-form"' not in response.content.decode()
+    assert "Nothing has been played since the last settlement" in response.content.decode()
     assert response.context["past"][0].settlement == settlement
     # a new hand is all the next settlement sees
     record_sheepshead_hand(admin=treasurer, players=NAMES, picker="dan", partner="eve", picker_points=61)
@@ -90,14 +91,22 @@ def test_settling_writes_one_settlement_and_the_balances_start_again(staff_clien
     assert len(second.payments) == 3  # three debtors of $1.00; Dan and Eve are owed $2.00 and $1.00
 
 
-def test_a_stale_confirmation_is_refused(staff_client, treasurer, club) -> None:
+def test_a_hand_recorded_after_the_page_was_drawn_waits_for_the_next_settlement(staff_client, treasurer,
+                                                                                 club) -> None:
     two_hands(treasurer)
-    data, _page = confirm(staff_client)
+    data, page = confirm(staff_client)
+    shown = {line.name: line.amount for line in page.context["books"].parties}
     record_sheepshead_hand(admin=treasurer, players=NAMES, picker="eve", partner="ann", picker_points=90)
     response = staff_client.post(URL, data, follow=True)
-    assert not Settlement.objects.exists()
-    assert "The books changed since this page was drawn" in response.content.decode()
-    assert response.context["books"].through == LedgerEntry.objects.latest("id").pk  # the page shows them afresh
+    settlement = Settlement.objects.get()
+    assert settlement.through_entry_id == data["through"]  # exactly what the page showed, not the later hand
+    names = {str(member.pk): name.capitalize() for name, member in club.items()}
+    assert {names[key]: amount for key, amount in settlement.balances.items()} == shown
+    body = response.content.decode()
+    assert "5 entries recorded since this page was drawn stay open for the next settlement" in body
+    later = response.context["books"]  # the page now shows the later hand alone, ready for the next settlement
+    assert later.through == LedgerEntry.objects.latest("id").pk and later.seen == 5
+    assert sum(line.amount for line in later.parties) == 0 and later.can_settle
 
 
 def test_a_confirmation_that_counted_other_entries_is_refused(treasurer, club) -> None:
