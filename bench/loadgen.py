@@ -127,6 +127,16 @@ def cpu_of_named(names: tuple[str, ...]) -> float:
     return total
 
 
+def newest_seen(members: list[Member], moment: float) -> int:
+    """The newest board version any of these sockets had received before `moment` (-1: none yet)."""
+    best = -1
+    for member in members:
+        index = bisect.bisect_left(member.arrivals_t, moment)
+        if index:
+            best = max(best, max(member.arrivals_v[:index]))
+    return best
+
+
 def percentile(values: list[float], q: float) -> float | None:
     if not values:
         return None
@@ -366,6 +376,7 @@ class LoadGen:
                     second = int(post.t0 - start)
                     slow_seconds[second] = slow_seconds.get(second, 0) + 1
         ok = [p for p in posts if p.error is None]
+        versions = self._versions_made(start, end)
         a, b = step["sample_start"], step["sample_end"]
         seconds = b["t"] - a["t"]
         procs = {}
@@ -383,6 +394,7 @@ class LoadGen:
             "tables": step["tables"], "sockets": step["tables"] * 2, "seconds": round(seconds, 2),
             "actions": len(posts), "ok": len(ok), "moves": sum(1 for p in ok if p.kind == "move"),
             "readies": sum(1 for p in ok if p.kind == "ready"), "moves_per_s": round(len(ok) / seconds, 2),
+            "versions": versions,
             "errors": sum(errors.values()), "error_kinds": errors, "expected": expected, "delivered": delivered,
             "delivered_pct": round(100 * delivered / expected, 3) if expected else None,
             "anomalies": anomalies,
@@ -399,6 +411,17 @@ class LoadGen:
             "connect_seconds": step["connect_seconds"],
             "slow_seconds": dict(sorted(slow_seconds.items())),
         }
+
+    def _versions_made(self, start: float, end: float) -> int:
+        """Board versions the tables made in the window, as their members' sockets saw them: a member's move,
+        a bot's, "ready", a seat's presence, each its own version (the table-life issue), so the server's CPU
+        per version compares with the floor's CPU per move, where one POST makes one version."""
+        made = 0
+        for table in self.tables:
+            before, after = newest_seen(table.members, start), newest_seen(table.members, end)
+            if after > before >= 0:
+                made += after - before
+        return made
 
     def _passes(self, result: dict[str, Any]) -> bool:
         return bool(result["expected"]) and result["delivered"] == result["expected"] and not result["errors"] \

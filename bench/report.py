@@ -44,6 +44,13 @@ def server_cpu_ms_per_move(step: dict[str, Any]) -> float | None:
     return 1000 * sum(p["cpu_s"] for p in step["procs"].values()) / step["ok"]
 
 
+def server_cpu_ms_per_version(step: dict[str, Any]) -> float | None:
+    """All server processes' CPU over the window, per board version the tables made (older results: None)."""
+    if not step.get("versions"):
+        return None
+    return 1000 * sum(p["cpu_s"] for p in step["procs"].values()) / step["versions"]
+
+
 def sustained(result: dict[str, Any]) -> int:
     best = 0
     for step in result["steps"]:
@@ -79,7 +86,7 @@ def write_csv(path: Path, results: list[dict[str, Any]]) -> None:
     fields = ["config", "tables", "sockets", "seconds", "actions", "ok", "moves", "readies", "moves_per_s", "errors",
               "expected", "delivered", "delivered_pct", "p50_ms", "p95_ms", "p99_ms", "max_ms", "post_p50_ms",
               "post_p99_ms", "skipped_ticks", "idle_ticks", "socket_errors", "server_cpu_util",
-              "server_cpu_ms_per_move",
+              "server_cpu_ms_per_move", "versions", "server_cpu_ms_per_version",
               "server_rss_mb", "postgres_cpu_s", "redis_cpu_s", "loadgen_cpu_util", "over_capacity", "log_errors",
               "sustained"]
     with path.open("w", newline="") as handle:
@@ -92,6 +99,7 @@ def write_csv(path: Path, results: list[dict[str, Any]]) -> None:
                     config=result["config"], socket_errors=len(step["socket_errors"]),
                     server_cpu_util=round(sum(p["cpu_util"] for p in step["procs"].values()), 3),
                     server_cpu_ms_per_move=_round(server_cpu_ms_per_move(step)),
+                    server_cpu_ms_per_version=_round(server_cpu_ms_per_version(step)),
                     server_rss_mb=round(sum(p["rss_mb"] for p in step["procs"].values()), 1),
                     over_capacity=step["log"]["over_capacity"], log_errors=step["log"]["errors"],
                 )
@@ -232,8 +240,9 @@ def write_report(out: Path, results: list[dict[str, Any]], *, argv: list[str] | 
         add("What a move costs the site beyond the stack it runs on: the floor serves the same POSTs and pushes "
             "with no database, middleware, templates or engine.")
         add("")
-        add("| config | tables | CPU ms / move | floor CPU ms / move | the site's own ms / move | p99 / floor p99 |")
-        add("| --- | --- | --- | --- | --- | --- |")
+        add("| config | tables | CPU ms / move | CPU ms / version | floor CPU ms / move | the site's own ms / move | "
+            "per version / floor per move (target <= 2) | p99 / floor p99 |")
+        add("| --- | --- | --- | --- | --- | --- | --- | --- |")
         for result in results:
             if result["config"] in ("floor", "baseline"):
                 continue
@@ -244,8 +253,17 @@ def write_report(out: Path, results: list[dict[str, Any]], *, argv: list[str] | 
                 cpu, cpu_floor = server_cpu_ms_per_move(step), server_cpu_ms_per_move(other)
                 own = (cpu - cpu_floor) if cpu is not None and cpu_floor is not None else None
                 ratio = (step["p99_ms"] / other["p99_ms"]) if step["p99_ms"] and other["p99_ms"] else float("nan")
-                add(f"| {result['config']} | {step['tables']} | {_fmt(cpu, 2)} | {_fmt(cpu_floor, 2)} | "
-                    f"{_fmt(own, 2)} | {ratio:.1f} |")
+                per_version = server_cpu_ms_per_version(step)
+                to_floor = (per_version / cpu_floor) if per_version and cpu_floor else None
+                add(f"| {result['config']} | {step['tables']} | {_fmt(cpu, 2)} | {_fmt(per_version, 2)} | "
+                    f"{_fmt(cpu_floor, 2)} | {_fmt(own, 2)} | {_fmt(to_floor, 2)} | {ratio:.1f} |")
+        floor_best = sustained(named["floor"])
+        if floor_best:
+            add("")
+            add(f"Capacity against the floor (sustained: 100 % delivered, p99 under the limit): the floor sustained "
+                f"{floor_best} tables; " + "; ".join(
+                    f"{r['config']} {sustained(r)} ({100 * sustained(r) / floor_best:.0f} %)"
+                    for r in results if r["config"] not in ("floor", "baseline")) + ".")
     one, two = by_tables(named.get("pg1")), by_tables(named.get("pg2"))
     if one and two:
         add("")

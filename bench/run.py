@@ -47,11 +47,12 @@ BASE_ENV = {
     "ALLOWED_HOSTS": "127.0.0.1,localhost",
     "LOG_LEVEL": "INFO",
     "PYTHONUNBUFFERED": "1",
-    # Bots answer inside the member's move, as the campaign has always measured it (a move's POST and the boards
-    # it pushes carry the bots' moves too); at the club's paced speeds they would come later, a version each.
-    # The tables get it when bench.setup_tables makes them; the servers for any table they make themselves.
-    "TABLE_BOT_SPEED": "instant",
 }
+# How fast the bots move (`--bot-speed`). At the club's paced speeds (the default, brisk) each bot move is its own
+# board version, made by the server's table clock, as members see it; `instant` puts the bots' moves inside the
+# member's move (one version for all), as the campaign measured before tables were paced. The tables get it when
+# bench.setup_tables makes them; the servers for any table they make themselves.
+DEFAULT_BOT_SPEED = "brisk"
 DESCRIPTIONS = {
     "sqlite": "1 Daphne, SQLite, in-memory channel layer",
     "pg1": "1 Daphne, PostgreSQL + Redis",
@@ -95,9 +96,10 @@ def run(cmd: list[str], env: dict[str, str], *, check: bool = True) -> subproces
     return result
 
 
-def environment(config: str, out: Path) -> dict[str, str]:
+def environment(config: str, out: Path, bot_speed: str = DEFAULT_BOT_SPEED) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(BASE_ENV)
+    env["TABLE_BOT_SPEED"] = bot_speed
     if config == "sqlite":
         path = out / "sqlite" / "bench.sqlite3"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -167,7 +169,7 @@ def stop_servers(processes: list[subprocess.Popen[bytes]]) -> None:
 
 
 def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: int) -> dict[str, Any]:
-    env = environment(config, out)
+    env = environment(config, out, args.bot_speed)
     processes: list[subprocess.Popen[bytes]] = []
     logs: list[Path] = []
     ports: list[int] = []
@@ -229,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interval", type=float, default=2.0)
     parser.add_argument("--finished-rounds", type=int, default=10000,
                         help="finished rounds written behind the live tables before each run")
+    parser.add_argument("--bot-speed", default=DEFAULT_BOT_SPEED, choices=["instant", "brisk", "normal", "slow"],
+                        help="the tables' bot speed (brisk: each bot move its own version, made by the table clock)")
     parser.add_argument("--all-steps", action="store_true",
                         help="run every step even after one where the server was overloaded")
     parser.add_argument("--note", default="", help="a line to print at the top of results.md")
