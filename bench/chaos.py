@@ -61,6 +61,8 @@ DB_NAME = "cardclub_chaos"
 DB_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 BACKOFF_FIRST = 0.5  # seconds before a closed socket's first reconnect; doubled each failure, up to BACKOFF_MAX
 BACKOFF_MAX = 8.0
+IDLE_BLOCKED = 4  # ticks in a row with nothing to do (8 s at 2 s ticks) before a table counts as unplayable
+RESTART_TRIES = 3
 
 
 def now() -> float:
@@ -147,6 +149,8 @@ class TablePlay:
     members: list[Member]
     outstanding: bool = False
     finished: bool = False
+    idle_since: float | None = None  # the first of the ticks in a row with nothing to do
+    idle_ticks: int = 0
     seen: int = -1  # the newest version any of its sockets or replies brought
     events: list[tuple[float, str]] = field(default_factory=list)  # (time, "blocked" | "progress")
 
@@ -311,15 +315,27 @@ class Soak:
             action = self.choose(table)
             if action is None:
                 self.idle += 1
-                if not all(m.connected for m in table.members):
-                    table.events.append((now(), "blocked"))  # no board to move from while a socket is away
+                self.note_idle(table)
                 continue
+            table.idle_since, table.idle_ticks = None, 0
             table.outstanding = True
             task = asyncio.create_task(self.post(table, *action))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    def note_idle(self, table: TablePlay) -> None:
+        """A tick with no move to make is blocked if a socket is away (no board to move from), or if it is the
+        IDLE_BLOCKED-th in a row: paced bots answer within a few seconds, so a longer wait means the boards the
+        members hold are behind (a push that never came), counted from the first idle tick."""
+        if table.idle_since is None:
+            table.idle_since = now()
+        table.idle_ticks += 1
+        if not all(m.connected for m in table.members):
+            table.events.append((now(), "blocked"))
+        elif table.idle_ticks == IDLE_BLOCKED:
+            table.events.append((table.idle_since, "blocked"))
 
     # -- chaos -----------------------------------------------------------------------------------------------------
     async def kills(self, until: float) -> None:
@@ -333,8 +349,21 @@ class Soak:
             child.kill()
             killed = now()
             self.event("kill -9", server=child.name)
-            await asyncio.to_thread(child.start)
-            self.event("restarted", server=child.name, down_s=round(now() - killed, 2))
+            await self.restart(child, killed)
+
+    async def restart(self, child: Child, since: float) -> None:
+        """Start `child` again on its port; a start that fails (the port still held) is tried again."""
+        for attempt in range(1, RESTART_TRIES + 1):
+            try:
+                await asyncio.to_thread(child.start)
+            except RuntimeError as error:
+                self.event("restart failed", server=child.name, attempt=attempt, error=str(error))
+                child.kill()
+                await asyncio.sleep(2)
+                continue
+            self.event("restarted", server=child.name, down_s=round(now() - since, 2))
+            return
+        raise RuntimeError(f"{child.name} did not start again after {RESTART_TRIES} tries")
 
     async def redis_restart(self, at: float) -> None:
         await asyncio.sleep(max(0.0, at - now()))
@@ -342,8 +371,7 @@ class Soak:
         stopped = now()
         self.event("redis stopped", port=self.redis.port)
         await asyncio.sleep(self.args.redis_down)
-        await asyncio.to_thread(self.redis.start)
-        self.event("redis started (empty)", port=self.redis.port, down_s=round(now() - stopped, 2))
+        await self.restart(self.redis, stopped)
 
     # -- the run ---------------------------------------------------------------------------------------------------
     async def run(self) -> dict[str, Any]:
@@ -442,7 +470,7 @@ def summarize(soak: Soak, final: dict[str, Any]) -> dict[str, Any]:
         "refused": outcomes["refused"], "unsent": outcomes["unsent"], "unknown_outcome": outcomes["unknown"],
         "errors_by_kind": error_kinds(attempts),
         "kills": sum(1 for e in soak.chaos_events if e["what"] == "kill -9"),
-        "redis_restarts": sum(1 for e in soak.chaos_events if e["what"].startswith("redis started")),
+        "redis_restarts": sum(1 for e in soak.chaos_events if e["what"] == "redis stopped"),
         "chaos_events": soak.chaos_events,
         "socket_events": dict(sorted(soak.socket_events.items())),
         "socket_connects": sum(m.connects for t in soak.tables for m in t.members),
@@ -542,6 +570,11 @@ def main(argv: list[str] | None = None) -> int:
         return recheck(args.recheck)
     low, high = (float(x) for x in args.kill_every.split(","))
     args.kill_every = (low, high)
+    if args.front == "nginx":
+        try:
+            import bench.nginx  # noqa: F401  (started below, once the Daphnes listen)
+        except ImportError as error:
+            raise SystemExit(f"--front nginx needs bench/nginx.py ({error}); use --front direct") from None
     out = args.out or ROOT / "bench" / "results" / f"chaos-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
     out.mkdir(parents=True, exist_ok=True)
     started = datetime.now(UTC)
