@@ -165,10 +165,11 @@ else:
 # Several processes share one Redis: a move's snapshot of its table goes there too (tables/play/snapshots.py).
 TABLE_SNAPSHOTS_SHARED = bool(REDIS_URL)
 
-# Sessions are read from the cache and written through to the database: one query less on every request.
+# Sessions are read from the cache and written through to the database: one query less on every request
+# (config/sessions.py: read from the database while the cache is down).
 # The cache is per process without REDIS_URL (one process), shared in Redis with it (several processes), so
 # a log-out is seen by every process at once.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "config.sessions"
 
 # Table sockets close themselves (with 4012, "come back", on which static/js/sockets.js reconnects) before
 # Daphne's own timeout would close them with 1000 (which htmx does not retry); the reconnect sends the whole
