@@ -1,8 +1,9 @@
-"""The production layout: a real nginx (config/nginx/cardclub.conf) in front of two real Daphne processes.
+"""The production layout: a real nginx (deploy/nginx/cardclub.conf) in front of two real Daphne processes.
 
 Behind a proxy every request arrives from the proxy's address. These tests make sure the login rate limit
 still counts each client's own address, that a client cannot choose its address by sending its own
-X-Forwarded-For, and that sockets pass through. Clients speak from 127.0.0.2 and 127.0.0.3 (loopback).
+X-Forwarded-For, that sockets pass through, and that a hand is played through nginx by two members whose
+table sockets are on different processes. Clients speak from 127.0.0.2 and 127.0.0.3 (loopback).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from tests.sockets import session_cookie
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 NGINX = "/usr/sbin/nginx"
-SITE_CONF = ROOT / "config" / "nginx" / "cardclub.conf"
+SITE_CONF = ROOT / "deploy" / "nginx" / "cardclub.conf"
 FIRST, SECOND = "127.0.0.2", "127.0.0.3"
 PASSWORD = "a-long-test-password-42"
 TOO_MANY = "Too many failed login attempts"
@@ -81,7 +82,7 @@ def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
 
 
 def replace_once(text: str, old: str, new: str) -> str:
-    assert text.count(old) == 1, f"config/nginx/cardclub.conf no longer has exactly one {old!r}"
+    assert text.count(old) == 1, f"deploy/nginx/cardclub.conf no longer has exactly one {old!r}"
     return text.replace(old, new)
 
 
@@ -89,7 +90,7 @@ def site_for_test(*, daphne_ports: list[int], http_port: int, https_port: int, c
     """The shipped site file with only what differs on this machine changed: ports and certificate."""
     site = SITE_CONF.read_text()
     upstream = re.search(r"upstream cardclub_daphne \{.*?\n\}", site, re.S)
-    assert upstream, "config/nginx/cardclub.conf has no upstream cardclub_daphne"
+    assert upstream, "deploy/nginx/cardclub.conf has no upstream cardclub_daphne"
     servers = "".join(f"    server 127.0.0.1:{port};\n" for port in daphne_ports)
     site = site.replace(upstream.group(0), re.sub(r"(    server 127\.0\.0\.1:\d+;\n)+", servers, upstream.group(0)))
     site = replace_once(site, "    listen [::]:80;\n", "")
