@@ -137,6 +137,26 @@ def newest_seen(members: list[Member], moment: float) -> int:
     return best
 
 
+def cpu_of_tree(pid: int) -> float:
+    """CPU seconds of a process and of its living children, with its reaped children's (nginx: the master and its
+    workers, a worker that ended included)."""
+    total = 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == pid:
+            total += sum(int(f) for f in fields[11:15]) / ticks
+        elif int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 def percentile(values: list[float], q: float) -> float | None:
     if not values:
         return None
@@ -160,6 +180,7 @@ class LoadGen:
         self.tasks: list[asyncio.Task[Any]] = []
         self.pids = [int(p) for p in args.pids.split(",") if p] if args.pids else []
         self.logs = [Path(p) for p in args.logs.split(",") if p] if args.logs else []
+        self.nginx_pid: int | None = args.nginx_pid
         self.connect_gate = asyncio.Semaphore(args.connect_concurrency)
         self._load_tables()
 
@@ -334,6 +355,7 @@ class LoadGen:
                 sample["procs"][pid] = (0.0, 0)
         sample["postgres_cpu"] = cpu_of_named(("postgres",))
         sample["redis_cpu"] = cpu_of_named(("redis-server",))
+        sample["nginx_cpu"] = cpu_of_tree(self.nginx_pid) if self.nginx_pid else None
         sample["logs"] = [path.stat().st_size if path.exists() else 0 for path in self.logs]
         return sample
 
@@ -406,6 +428,7 @@ class LoadGen:
             "procs": procs,
             "postgres_cpu_s": round(b["postgres_cpu"] - a["postgres_cpu"], 3),
             "redis_cpu_s": round(b["redis_cpu"] - a["redis_cpu"], 3),
+            "nginx_cpu_s": round(b["nginx_cpu"] - a["nginx_cpu"], 3) if self.nginx_pid else None,
             "loadgen_cpu_util": round((b["loadgen_cpu"] - a["loadgen_cpu"]) / seconds, 3),
             "log": self._log_lines(a["logs"], b["logs"]),
             "connect_seconds": step["connect_seconds"],
@@ -526,6 +549,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between a table's moves")
     parser.add_argument("--pids", default="", help="server process ids to read CPU and memory of")
     parser.add_argument("--logs", default="", help="server log files to scan for 'over capacity' and errors")
+    parser.add_argument("--nginx-pid", type=int, default=None,
+                        help="nginx's master process: its CPU and its workers' is reported as nginx_cpu_s")
     parser.add_argument("--pool", type=int, default=32, help="keep-alive HTTP connections per server")
     parser.add_argument("--connect-concurrency", type=int, default=20)
     parser.add_argument("--p99-limit-ms", type=float, default=150.0)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 MOVE_RATE_NOTE = "one move every {interval:g} s per table"
-CONFIG_ORDER = ["sqlite", "pg1", "pg2", "floor", "baseline"]
+CONFIG_ORDER = ["sqlite", "pg1", "pg2", "nginx2", "floor", "baseline"]
 
 
 def _fmt(value: Any, digits: int = 1) -> str:
@@ -49,6 +49,15 @@ def server_cpu_ms_per_version(step: dict[str, Any]) -> float | None:
     if not step.get("versions"):
         return None
     return 1000 * sum(p["cpu_s"] for p in step["procs"].values()) / step["versions"]
+
+
+def whole_cpu_ms_per_move(step: dict[str, Any]) -> float | None:
+    """Everything the site runs on, per successful action: every Daphne process, nginx (when in front),
+    PostgreSQL and Redis."""
+    if not step["ok"]:
+        return None
+    seconds = sum(p["cpu_s"] for p in step["procs"].values()) + (step.get("nginx_cpu_s") or 0.0)
+    return 1000 * (seconds + step["postgres_cpu_s"] + step["redis_cpu_s"]) / step["ok"]
 
 
 def sustained(result: dict[str, Any]) -> int:
@@ -87,7 +96,8 @@ def write_csv(path: Path, results: list[dict[str, Any]]) -> None:
               "expected", "delivered", "delivered_pct", "p50_ms", "p95_ms", "p99_ms", "max_ms", "post_p50_ms",
               "post_p99_ms", "skipped_ticks", "idle_ticks", "socket_errors", "server_cpu_util",
               "server_cpu_ms_per_move", "versions", "server_cpu_ms_per_version",
-              "server_rss_mb", "postgres_cpu_s", "redis_cpu_s", "loadgen_cpu_util", "over_capacity", "log_errors",
+              "server_rss_mb", "postgres_cpu_s", "redis_cpu_s", "nginx_cpu_s", "whole_cpu_ms_per_move",
+              "loadgen_cpu_util", "over_capacity", "log_errors",
               "sustained"]
     with path.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields)
@@ -100,6 +110,7 @@ def write_csv(path: Path, results: list[dict[str, Any]]) -> None:
                     server_cpu_util=round(sum(p["cpu_util"] for p in step["procs"].values()), 3),
                     server_cpu_ms_per_move=_round(server_cpu_ms_per_move(step)),
                     server_cpu_ms_per_version=_round(server_cpu_ms_per_version(step)),
+                    whole_cpu_ms_per_move=_round(whole_cpu_ms_per_move(step)),
                     server_rss_mb=round(sum(p["rss_mb"] for p in step["procs"].values()), 1),
                     over_capacity=step["log"]["over_capacity"], log_errors=step["log"]["errors"],
                 )
@@ -117,8 +128,8 @@ def plot(path: Path, results: list[dict[str, Any]], limit_ms: float = 150.0) -> 
     import matplotlib.pyplot as plt
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
-    colours = {"sqlite": "tab:blue", "pg1": "tab:orange", "pg2": "tab:green", "floor": "tab:purple",
-               "baseline": "tab:gray"}
+    colours = {"sqlite": "tab:blue", "pg1": "tab:orange", "pg2": "tab:green", "nginx2": "tab:red",
+               "floor": "tab:purple", "baseline": "tab:gray"}
     for result in results:
         steps = result["steps"]
         xs = [s["tables"] for s in steps]
@@ -187,7 +198,7 @@ def write_report(out: Path, results: list[dict[str, Any]], *, argv: list[str] | 
         add("")
         add("| tables | sockets | moves/s | ok / errors | delivered | p50 | p95 | p99 | max | POST p50 / p99 | "
             "skipped ticks | server CPU (util per process) | CPU ms / move per process | RSS MB per process | "
-            "PG / Redis CPU s | loadgen CPU | over capacity | sustained |")
+            "PG / Redis (/ nginx) CPU s | loadgen CPU | over capacity | sustained |")
         add("| " + " | ".join(["---"] * 18) + " |")
         for step in result["steps"]:
             procs = list(step["procs"].values())
@@ -200,7 +211,8 @@ def write_report(out: Path, results: list[dict[str, Any]], *, argv: list[str] | 
                 str(step["skipped_ticks"]), " + ".join(_fmt(p["cpu_util"], 2) for p in procs),
                 " + ".join(_fmt(p["cpu_ms_per_move"], 2) for p in procs),
                 " + ".join(_fmt(p["rss_mb"]) for p in procs),
-                f"{_fmt(step['postgres_cpu_s'], 2)} / {_fmt(step['redis_cpu_s'], 2)}",
+                f"{_fmt(step['postgres_cpu_s'], 2)} / {_fmt(step['redis_cpu_s'], 2)}"
+                + (f" / {_fmt(step['nginx_cpu_s'], 2)}" if step.get("nginx_cpu_s") is not None else ""),
                 _fmt(step["loadgen_cpu_util"], 2), str(step["log"]["over_capacity"]),
                 "yes" if step["sustained"] else "no",
             ]) + " |")
@@ -276,14 +288,35 @@ def write_report(out: Path, results: list[dict[str, Any]], *, argv: list[str] | 
             a, b = (server_cpu_ms_per_move(single) if single else None), server_cpu_ms_per_move(step)
             add(f"| {tables} | {_fmt(a, 2)} | {_fmt(b, 2)} | {(b / a) if a and b else float('nan'):.2f} | "
                 f"{_fmt(step['delivered_pct'], 2)} % |")
+    behind = by_tables(named.get("nginx2"))
+    if behind:
+        add("")
+        add("## Behind nginx (two processes) against one process, everything counted")
+        add("")
+        add("CPU per move of the whole: the Daphne processes, nginx's master and worker (nginx2 only), PostgreSQL "
+            "and Redis. nginx speaks plain HTTP here (no TLS) and closes its connection to Daphne after every "
+            "request that is not a socket, as the shipped site does.")
+        add("")
+        add("| tables | pg1 ms / move (Daphne + PG + Redis) | nginx2 ms / move (2 Daphne + nginx + PG + Redis) | "
+            "of which nginx | ratio | nginx2 p99 | nginx2 delivered |")
+        add("| --- | --- | --- | --- | --- | --- | --- |")
+        for tables, step in sorted(behind.items()):
+            single = one.get(tables)
+            a, b = (whole_cpu_ms_per_move(single) if single else None), whole_cpu_ms_per_move(step)
+            proxy = 1000 * step["nginx_cpu_s"] / step["ok"] if step["ok"] and step.get("nginx_cpu_s") is not None \
+                else None
+            add(f"| {tables} | {_fmt(a, 2)} | {_fmt(b, 2)} | {_fmt(proxy, 2)} | "
+                f"{(b / a) if a and b else float('nan'):.2f} | {_fmt(step['p99_ms'])} | "
+                f"{_fmt(step['delivered_pct'], 2)} % |")
     add("")
     add("## On paper: tables a machine of N cores holds")
     add("")
     add("Per move, from the largest step each configuration ran with every fragment delivered: server CPU "
-        "(all Daphne processes) plus PostgreSQL and Redis CPU; one move every 2 s per table; cores kept at 70 %.")
+        "(all Daphne processes) plus nginx (where in front), PostgreSQL and Redis CPU; one move every 2 s per "
+        "table; cores kept at 70 %.")
     add("")
-    add("| config | step | Daphne CPU ms / move | + PG + Redis ms / move | tables per core | 4 cores | 8 cores | "
-        "16 cores |")
+    add("| config | step | Daphne CPU ms / move | + nginx + PG + Redis ms / move | tables per core | 4 cores | "
+        "8 cores | 16 cores |")
     add("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for result in results:
         if result["config"] in ("floor", "baseline"):
@@ -293,7 +326,7 @@ def write_report(out: Path, results: list[dict[str, Any]], *, argv: list[str] | 
             continue
         step = good[-1]
         daphne = server_cpu_ms_per_move(step) or 0.0
-        total = daphne + 1000 * (step["postgres_cpu_s"] + step["redis_cpu_s"]) / step["ok"]
+        total = whole_cpu_ms_per_move(step) or 0.0
         per_core = 0.7 / (total / 1000 * (1 / first["interval"]))
         add(f"| {result['config']} | {step['tables']} | {daphne:.2f} | {total:.2f} | {per_core:.0f} | "
             f"{4 * per_core:.0f} | {8 * per_core:.0f} | {16 * per_core:.0f} |")

@@ -11,6 +11,9 @@ Configurations:
   pg1       one Daphne process, PostgreSQL (a fresh `cardclub_bench` database) and Redis (db 3)
   pg2       two Daphne processes on the same PostgreSQL and Redis; the load generator deals members to the
             two ports round-robin (no proxy in front), so a table's two members sit on different processes
+  nginx2    as pg2, behind nginx (bench/nginx.py: deploy/nginx/cardclub.conf on plain HTTP, one worker pinned with
+            the servers) and Daphne's --proxy-headers, as production runs; the load generator speaks to nginx only,
+            which deals requests and sockets round robin; nginx's CPU (master and worker) is counted apart
   floor     bench/floor_app.py: Daphne + Django's handler + Channels doing nothing but the pattern (no database,
             middleware, templates or engine), same schedule, boards of the site's size: the framework's floor
   baseline  bench/baseline_server.py (websockets, no Django), same schedule, boards of the site's size
@@ -33,6 +36,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from bench.nginx import start_nginx, stop_nginx
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -57,6 +62,7 @@ DESCRIPTIONS = {
     "sqlite": "1 Daphne, SQLite, in-memory channel layer",
     "pg1": "1 Daphne, PostgreSQL + Redis",
     "pg2": "2 Daphne, PostgreSQL + Redis (clients round-robin over 2 ports, no proxy)",
+    "nginx2": "nginx (plain HTTP) in front of 2 Daphne (--proxy-headers), PostgreSQL + Redis",
     "floor": "1 Daphne, Django + Channels doing nothing but the pattern (no database, middleware or templates)",
     "baseline": "bare websockets broadcast server (no Django)",
 }
@@ -171,6 +177,7 @@ def stop_servers(processes: list[subprocess.Popen[bytes]]) -> None:
 def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: int) -> dict[str, Any]:
     env = environment(config, out, args.bot_speed)
     processes: list[subprocess.Popen[bytes]] = []
+    proxy: subprocess.Popen[bytes] | None = None
     logs: list[Path] = []
     ports: list[int] = []
     load_before = loadavg()
@@ -195,13 +202,19 @@ def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: in
             mode, extra = "django", ["--tables-file", str(tables_file)]
         else:
             tables_file = prepare_database(config, env, out, max_tables, args.finished_rounds)
-            for _ in range(2 if config == "pg2" else 1):
+            # Behind nginx the client's address is nginx's X-Forwarded-For (--proxy-headers), as in production.
+            options = ["--proxy-headers"] if config == "nginx2" else []
+            for _ in range(2 if config in ("pg2", "nginx2") else 1):
                 port = free_port()
                 logs.append(out / f"{config}-daphne-{port}.log")
-                processes.append(start_server([PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                processes.append(start_server([PYTHON, "-m", "daphne", *options, "-b", "127.0.0.1", "-p", str(port),
                                                "config.asgi:application"], env, port, logs[-1]))
                 ports.append(port)
             mode, extra = "django", ["--tables-file", str(tables_file)]
+            if config == "nginx2":
+                proxy, nginx_port = start_nginx(daphne_ports=ports, workdir=out / "nginx2-nginx", core=SERVER_CORE)
+                ports = [nginx_port]  # the load generator sees nginx only
+                extra += ["--nginx-pid", str(proxy.pid)]
         time.sleep(1)
         result_file = out / f"{config}.json"
         cmd = ["taskset", "-c", LOADGEN_CORE, PYTHON, "-m", "bench.loadgen", "--mode", mode,
@@ -214,6 +227,8 @@ def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: in
         log(f"{config}: {DESCRIPTIONS[config]}; load generator running (load average {load_before})")
         subprocess.run(cmd, cwd=ROOT, env=env, check=True)
     finally:
+        if proxy is not None:
+            stop_nginx(proxy)
         stop_servers(processes)
     result = json.loads(result_file.read_text())
     result.update(config=config, description=DESCRIPTIONS[config], load_before=load_before, load_after=loadavg(),
@@ -224,7 +239,7 @@ def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: in
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--configs", default="sqlite,pg1,pg2,floor,baseline")
+    parser.add_argument("--configs", default="sqlite,pg1,pg2,nginx2,floor,baseline")
     parser.add_argument("--steps", default="10,25,50,100,200,400")
     parser.add_argument("--step-seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=10)

@@ -17,7 +17,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = False
-# nginx (config/nginx/cardclub.conf) sets X-Forwarded-Proto, replacing any the client sent; Daphne's
+# nginx (deploy/nginx/cardclub.conf) sets X-Forwarded-Proto, replacing any the client sent; Daphne's
 # --proxy-headers passes it on as the scheme too. The client's address: see ALLAUTH_TRUSTED_PROXY_COUNT.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)

@@ -1,16 +1,19 @@
-"""The production layout: a real nginx (config/nginx/cardclub.conf) in front of two real Daphne processes.
+"""The production layout: a real nginx (deploy/nginx/cardclub.conf) in front of two real Daphne processes.
 
 Behind a proxy every request arrives from the proxy's address. These tests make sure the login rate limit
 still counts each client's own address, that a client cannot choose its address by sending its own
-X-Forwarded-For, and that sockets pass through. Clients speak from 127.0.0.2 and 127.0.0.3 (loopback).
+X-Forwarded-For, that sockets pass through, and that a hand is played through nginx by two members whose
+table sockets are on different processes. Clients speak from 127.0.0.2 and 127.0.0.3 (loopback).
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime
+import html
 import http.client
 import os
+import random
 import re
 import ssl
 import subprocess
@@ -25,6 +28,7 @@ from urllib.parse import urlencode
 
 import pytest
 import websockets
+from asgiref.sync import sync_to_async
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -36,14 +40,16 @@ from django.db import connection
 from django.test import RequestFactory
 
 from accounts.models import User
+from tables.models import Move, Round, Table
 from tests.servers import ROOT, Daphne, free_port, wait_for_port
 from tests.services.conftest import database_url
-from tests.sockets import session_cookie
+from tests.sockets import session_cookie, version_of
+from tests.tables.helpers import full_table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 NGINX = "/usr/sbin/nginx"
-SITE_CONF = ROOT / "config" / "nginx" / "cardclub.conf"
+SITE_CONF = ROOT / "deploy" / "nginx" / "cardclub.conf"
 FIRST, SECOND = "127.0.0.2", "127.0.0.3"
 PASSWORD = "a-long-test-password-42"
 TOO_MANY = "Too many failed login attempts"
@@ -51,14 +57,17 @@ TOO_MANY = "Too many failed login attempts"
 
 @dataclass
 class ProxiedDaphne(Daphne):
-    """A Daphne started with extra command-line options (the README's `--proxy-headers`)."""
+    """A Daphne started with extra command-line options (the README's `--proxy-headers`), writing its access log
+    (line by line) to `access_log` when given."""
 
     options: tuple[str, ...] = ()
+    access_log: Path | None = None
 
     def start(self) -> ProxiedDaphne:
         log = self.log_path.open("ab")
+        access = ("--access-log", str(self.access_log)) if self.access_log else ()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", *self.options, "-b", "127.0.0.1", "-p", str(self.port),
+            [sys.executable, "-m", "daphne", *self.options, *access, "-b", "127.0.0.1", "-p", str(self.port),
              "config.asgi:application"],
             cwd=ROOT, env={**os.environ, **self.env}, stdout=log, stderr=subprocess.STDOUT,
         )
@@ -81,7 +90,7 @@ def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
 
 
 def replace_once(text: str, old: str, new: str) -> str:
-    assert text.count(old) == 1, f"config/nginx/cardclub.conf no longer has exactly one {old!r}"
+    assert text.count(old) == 1, f"deploy/nginx/cardclub.conf no longer has exactly one {old!r}"
     return text.replace(old, new)
 
 
@@ -89,7 +98,7 @@ def site_for_test(*, daphne_ports: list[int], http_port: int, https_port: int, c
     """The shipped site file with only what differs on this machine changed: ports and certificate."""
     site = SITE_CONF.read_text()
     upstream = re.search(r"upstream cardclub_daphne \{.*?\n\}", site, re.S)
-    assert upstream, "config/nginx/cardclub.conf has no upstream cardclub_daphne"
+    assert upstream, "deploy/nginx/cardclub.conf has no upstream cardclub_daphne"
     servers = "".join(f"    server 127.0.0.1:{port};\n" for port in daphne_ports)
     site = site.replace(upstream.group(0), re.sub(r"(    server 127\.0\.0\.1:\d+;\n)+", servers, upstream.group(0)))
     site = replace_once(site, "    listen [::]:80;\n", "")
@@ -180,8 +189,8 @@ def site(django_db_setup: None, django_db_blocker, tmp_path_factory: pytest.Temp
            "DJANGO_SETTINGS_MODULE": "behind_nginx_settings", "PYTHONPATH": str(directory),
            # The tests' own key, so that sessions made here (tests.sockets.session_cookie) are valid there.
            "SECRET_KEY": settings.SECRET_KEY, "ALLOWED_HOSTS": "127.0.0.1,club.example.org"}
-    daphnes = [ProxiedDaphne(port=free_port(), env=env, log_path=directory / f"daphne-{i}.log", options=DAPHNE_OPTIONS)
-               for i in range(2)]
+    daphnes = [ProxiedDaphne(port=free_port(), env=env, log_path=directory / f"daphne-{i}.log", options=DAPHNE_OPTIONS,
+                             access_log=directory / f"daphne-{i}-access.log") for i in range(2)]
     cert, key = self_signed_certificate(directory)
     port, http_port = free_port(), free_port()
     nginx = Nginx(directory=directory, port=port, site=site_for_test(
@@ -361,3 +370,163 @@ def test_the_number_of_trusted_proxies_comes_from_the_environment(environment: d
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [str(trusted), str(trusted)]
+
+
+# --- a whole hand through nginx, the two members' sockets on different processes ----------------------------
+
+PATIENCE = 30.0  # generous: two Daphnes, nginx, PostgreSQL and the tests share two cores with other work
+
+
+def sockets_accepted(site: Site, address: str, path: str) -> list[int]:
+    """How many sockets from `address` to `path` each Daphne has accepted, read from its access log. With
+    --proxy-headers Daphne logs the client's own address (from nginx's X-Forwarded-For), not nginx's."""
+    line = re.compile(rf'^{re.escape(address)}:\d+ .*"WSCONNECT {re.escape(path)}"', re.M)
+    return [len(line.findall(d.access_log.read_text())) if d.access_log and d.access_log.exists() else 0
+            for d in site.daphnes]
+
+
+async def process_that_accepted(site: Site, address: str, path: str, before: list[int]) -> int:
+    """The index of the one Daphne whose access log shows one more socket from `address` to `path` than
+    `before`. The socket is open (its first board has arrived), so its line is written; polled all the same."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        now = sockets_accepted(site, address, path)
+        grown = [i for i, (a, b) in enumerate(zip(before, now, strict=True)) if b > a]
+        if grown:
+            assert len(grown) == 1 and now[grown[0]] == before[grown[0]] + 1, (before, now)
+            return grown[0]
+        assert time.monotonic() < deadline, f"no Daphne logged the socket from {address} to {path}"
+        await asyncio.sleep(0.05)
+
+
+async def table_socket_through_nginx(site: Site, browser: Browser, path: str, *, not_on: int | None
+                                     ) -> tuple[websockets.ClientConnection, int, str]:
+    """The member's table socket through nginx, on a process other than `not_on`, with its first board.
+
+    nginx chooses the process (round robin over the upstream's two lines, as in production); the Daphnes' access
+    logs tell which one it chose. A socket that lands on `not_on` is closed and opened again: round robin sends
+    the next one to the other process, so this takes one or two tries and proves where each socket is."""
+    for _ in range(4):
+        before = sockets_accepted(site, browser.address, path)
+        sock = await websockets.connect(
+            f"wss://127.0.0.1:{site.port}{path}", origin=site.origin, ssl=insecure_tls(),
+            additional_headers={"Cookie": f"sessionid={browser.cookies['sessionid']}"},
+            local_addr=(browser.address, 0), open_timeout=PATIENCE,
+        )
+        board = await asyncio.wait_for(sock.recv(), PATIENCE)
+        on = await process_that_accepted(site, browser.address, path, before)
+        if on != not_on:
+            return sock, on, board
+        await sock.close()
+    raise AssertionError(f"every socket from {browser.address} landed on process {not_on}")
+
+
+async def boards_up_to(sock: websockets.ClientConnection, version: int, latest: str) -> tuple[list[int], str]:
+    """Reads the socket until it holds a board of at least `version`; the versions received, and that board."""
+    received: list[int] = []
+    async with asyncio.timeout(PATIENCE):
+        while version_of(latest) < version:
+            latest = await sock.recv()
+            received.append(version_of(latest))
+    return received, latest
+
+
+def offered_moves(board: str) -> list[str]:
+    return [html.unescape(move) for move in re.findall(r'data-move="([^"]+)"', board)]
+
+
+@pytest.fixture
+def two_players(make_member) -> Iterator[tuple[User, User]]:
+    players = []
+    for name in ("ann", "ben"):
+        user = make_member(f"{name}{uuid.uuid4().hex[:8]}")
+        user.password = make_password(PASSWORD, hasher=PBKDF2PasswordHasher())  # the servers' hasher
+        user.save(update_fields=["password"])
+        players.append(user)
+    yield players[0], players[1]
+
+
+@pytest.mark.asyncio
+async def test_two_members_play_a_whole_hand_through_nginx_with_their_sockets_on_different_processes(
+    site: Site, two_players: tuple[User, User], fresh_limits: None
+) -> None:
+    """Hawsker for two: each member logs in through nginx (from their own address), opens the table's socket
+    through nginx, and plays by POST through nginx (the POSTs land on either process, as nginx deals them);
+    every move's board reaches both sockets, the one on the mover's process and the one on the other."""
+    ann, ben = two_players
+    table = await sync_to_async(full_table)("hawsker", [ann, ben])
+    path = f"/ws/table/{table.code}/"
+    browsers = {ann.pk: Browser(site, FIRST), ben.pk: Browser(site, SECOND)}
+    for member in (ann, ben):
+        status, location, page = await asyncio.to_thread(browsers[member.pk].log_in, member.username, PASSWORD)
+        assert (status, location) == (302, "/lobby/"), page[:2000]
+
+    ann_sock, ann_on, ann_board = await table_socket_through_nginx(site, browsers[ann.pk], path, not_on=None)
+    ben_sock, ben_on, ben_board = await table_socket_through_nginx(site, browsers[ben.pk], path, not_on=ann_on)
+    assert {ann_on, ben_on} == {0, 1}
+    sockets = {ann.pk: ann_sock, ben.pk: ben_sock}
+    latest = {ann.pk: ann_board, ben.pk: ben_board}
+    try:
+        # Both members are at the table now (their sockets marked them online): both boards catch up first.
+        version = await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)()
+        for pk, sock in sockets.items():
+            _, latest[pk] = await boards_up_to(sock, version, latest[pk])
+
+        made: list[tuple[int, str, int]] = []  # (member, move, version it made)
+        for _ in range(200):
+            version = max(version_of(board) for board in latest.values())
+            mover = next((pk for pk, board in latest.items()
+                          if version_of(board) == version and offered_moves(board)), None)
+            if mover is None:
+                break  # nobody has a move: the round is over
+            move = random.Random(len(made)).choice(offered_moves(latest[mover]))
+            browser = browsers[mover]
+            status, _, reply = await asyncio.to_thread(
+                browser.request, "POST", f"/t/{table.code}/move/", form={"version": str(version), "move": move},
+                headers=[("X-CSRFToken", browser.cookies["csrftoken"]), ("HX-Request", "true")])
+            assert status == 200, reply[:2000]
+            made_version = version_of(reply)
+            assert made_version > version, reply[:2000]
+            made.append((mover, move, made_version))
+            for pk, sock in sockets.items():
+                received, latest[pk] = await boards_up_to(sock, made_version, latest[pk])
+                assert made_version in received, f"member {pk}'s socket got {received}, not {made_version}"
+        else:
+            raise AssertionError("the round did not end within 200 moves")
+    finally:
+        await ann_sock.close()
+        await ben_sock.close()
+
+    @sync_to_async
+    def recorded() -> tuple[bool, list[tuple[int, str, int]]]:
+        rnd = Round.objects.filter(match__table=table).order_by("-number").first()
+        moves = Move.objects.filter(round=rnd).order_by("seq")
+        return rnd.over, [(m.user_id, m.actor, m.table_version) for m in moves]
+
+    over, moves = await recorded()
+    assert over, "no member had a move, yet the round is not over"
+    assert len(made) > 2
+    assert moves == [(pk, Move.Actor.MEMBER, v) for pk, _, v in made], "the database holds other moves than made"
+    final = made[-1][2]
+    assert [version_of(board) for board in latest.values()] == [final, final]
+
+
+def test_nginx_accepts_the_site_as_shipped_but_for_its_certificate(tmp_path: Path) -> None:
+    """The site runs above with its ports changed; `nginx -t` (which opens no port) checks it with its own ports,
+    IPv6 lines and all, inside a main configuration like Debian's. Only the certificate is this test's."""
+    cert, key = self_signed_certificate(tmp_path)
+    site = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {cert};", SITE_CONF.read_text())
+    (tmp_path / "cardclub.conf").write_text(re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {key};", site))
+    (tmp_path / "nginx.conf").write_text(f"""
+pid {tmp_path / "nginx.pid"};
+error_log {tmp_path / "error.log"};
+events {{ worker_connections 768; }}
+http {{
+    access_log {tmp_path / "access.log"};
+    include {tmp_path / "cardclub.conf"};
+}}
+""")
+    result = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"),
+                             "-e", str(tmp_path / "error.log")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "test is successful" in result.stderr
