@@ -6,10 +6,13 @@ Why it works this way (see bench/README.md for the commands):
   skipped, not queued (a table cannot take two moves against one version).
 - As a person would: at a tick the member whose own board (as pushed to their socket) offers moves posts one
   of them, by an htmx POST with the board's version; when the round is over each member posts "ready".
-- Timing at the client: a move's latency at a socket is the time from just before its POST was written to
-  the moment that socket received a board whose data-version is at least the version the POST produced
-  (its reply carries it). Every socket of the table (the mover's too) must receive it; a socket that never
-  does within the run counts as an undelivered fragment.
+  With `--move-path socket` the same fields go over the member's open table socket instead, as the page sends
+  them while its socket is open (htmx's ws-send).
+- Timing at the client: a move's latency at a socket is the time from just before its POST (or its socket
+  frame) was written to the moment that socket received a board whose data-version is at least the version
+  the move produced (the POST's reply carries it; a socket move's is the first newer board at the mover's
+  socket). Every socket of the table (the mover's too) must receive it; a socket that never does within the
+  run counts as an undelivered fragment.
 - Stepped load: tables are added step by step (10, 25, ... by default); each step runs a warm-up, then a
   measured window; the server processes' CPU seconds and RSS are read from /proc at the window's edges.
 - `--mode baseline` drives bench/baseline_server.py with the same pattern: the move is a socket message
@@ -40,6 +43,7 @@ from bench.httpc import Pool
 VERSION = re.compile(r'data-version="(\d+)"')
 MOVE = re.compile(r'data-move="([^"]+)"')
 ROUND = re.compile(r"round (\d+)</span>")
+REFUSAL = re.compile(r'<div id="table-error"[^>]*>(.*?)</div>', re.S)
 GRACE_SECONDS = 3.0
 
 
@@ -59,6 +63,8 @@ class Member:
     readied_round: str | None = None
     ws: ClientConnection | None = None
     ack: asyncio.Future[int] | None = None
+    answer: asyncio.Future[int | str] | None = None  # --move-path socket: the board after its move, or a refusal
+    answer_after: int = -1  # the version that move was made against
     connected: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -234,8 +240,13 @@ class LoadGen:
                         continue
                     found = VERSION.search(text, 0, 600)
                     if found is None:
+                        refused = REFUSAL.search(text, 0, 600)
+                        if refused and member.answer is not None and not member.answer.done():
+                            member.answer.set_result(refused.group(1))
                         continue
                     version = int(found.group(1))
+                    if member.answer is not None and not member.answer.done() and version > member.answer_after:
+                        member.answer.set_result(version)
                     self.counters.frames += 1
                     self.counters.frame_bytes += len(text)
                     member.arrivals_v.append(version)
@@ -291,6 +302,8 @@ class LoadGen:
                 await member.ws.send(f"move {version}")
                 post.version = await asyncio.wait_for(member.ack, 30)
                 table.version = post.version
+            elif self.args.move_path == "socket":
+                await self._send_over_socket(post, table, kind, member, move, version)
             else:
                 server = self.servers[member.server]
                 fields = {"version": str(version)}
@@ -321,6 +334,33 @@ class LoadGen:
         finally:
             post.t1 = now()
             table.outstanding = False
+
+    async def _send_over_socket(self, post: Post, table: TableRun, kind: str, member: Member, move: str,
+                                version: int) -> None:
+        """The move as the page sends it over its open socket (htmx's ws-send: the button's hx-vals and htmx's
+        headers, as JSON). It has no answer of its own: the mover's new board is the push every member's socket
+        gets, so the move's "reply" time is the mover's board, and a refusal comes back into #table-error."""
+        if member.ws is None:
+            raise ConnectionError("the mover's socket is not open")
+        server = self.servers[member.server]
+        fields = {"kind": kind, "table": table.code, "version": str(version)}
+        if kind == "move":
+            fields["move"] = move
+        fields["HEADERS"] = {  # what htmx adds (the page's CSRF header rides along, unused by the socket)
+            "HX-Request": "true", "HX-Trigger": None, "HX-Trigger-Name": None, "HX-Target": "board",
+            "HX-Current-URL": f"http://{server.hostname}:{server.port}/t/{table.code}/", "X-CSRFToken": self.csrf,
+        }
+        frame = json.dumps(fields)
+        member.answer_after = version
+        member.answer = asyncio.get_running_loop().create_future()
+        post.t0 = now()
+        await member.ws.send(frame)
+        answer = await asyncio.wait_for(member.answer, 30)
+        if isinstance(answer, str):
+            words = re.sub(r"<[^>]+>|\s+", " ", answer)[:160].strip()
+            post.error = f"refused: {words}"
+        else:
+            post.version = answer
 
     async def _table_loop(self, table: TableRun) -> None:
         interval = self.args.interval
@@ -510,7 +550,8 @@ class LoadGen:
         for result in results:
             result["sustained"] = self._passes(result)
         return {
-            "mode": self.mode, "servers": self.args.servers, "interval": self.args.interval,
+            "mode": self.mode, "move_path": self.args.move_path, "servers": self.args.servers,
+            "interval": self.args.interval,
             "step_seconds": self.args.step_seconds, "warmup": self.args.warmup, "steps": results,
             "frame_bytes_mean": round(self.counters.frame_bytes / self.counters.frames) if self.counters.frames else 0,
             "finished_tables": sum(1 for t in self.tables if t.finished), "total_seconds": round(now() - started, 1),
@@ -541,6 +582,9 @@ def _brief(result: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mode", choices=["django", "baseline"], default="django")
+    parser.add_argument("--move-path", choices=["post", "socket"], default="post",
+                        help="django mode: members send moves by htmx POST, or over their open table socket "
+                             "(htmx's ws-send), timed from just before the frame is sent")
     parser.add_argument("--servers", required=True, help="comma-separated base URLs; members are dealt round-robin")
     parser.add_argument("--tables-file", help="from bench.setup_tables (django mode)")
     parser.add_argument("--steps", default="10,25,50,100,200,400")

@@ -6,7 +6,10 @@ mover, one board rendered per socket of the table), with the queries each part r
 the functions that cost most. It plays through the site's own views and consumer code on whatever database
 DATABASE_URL names, at tables made by bench.setup_tables.
 
-    python -m bench.profile_move --tables-file var/bench/tables.json --moves 200 [--profile]
+    python -m bench.profile_move --tables-file var/bench/tables.json --moves 200 [--profile] [--move-path socket]
+
+With `--move-path socket` each move is made as the table socket takes it from the page (the consumer's
+`member_actions.act_from_socket`, the same service call, no reply rendered: the mover's board is its push).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--move-path", choices=["post", "socket"], default="post")
     args = parser.parse_args(argv)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -42,7 +46,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from accounts.models import User
     from tables.models import Table
+    from tables.play import member_actions
     from tables.play.consumers import TableConsumer
+    from tables.play.services.errors import TableError
 
     data = json.loads(args.tables_file.read_text())
     rng = random.Random(1)
@@ -97,17 +103,32 @@ def main(argv: list[str] | None = None) -> int:
         version = int(version_re.search(boards[index]).group(1))
         if profiler:
             profiler.enable()
-        started = time.perf_counter()
-        with CaptureQueriesContext(connection) as captured:
-            response = clients[index].post(f"/t/{table.code}/{kind}/", {"move": move, "version": version})
-        timings[f"{kind}: POST (service + reply)"].append(time.perf_counter() - started)
-        queries[f"{kind}: POST (service + reply)"].append(len(captured))
-        if response.status_code != 200:
-            print("refused:", response.status_code, response.content[:200], file=sys.stderr)
+        if args.move_path == "socket":
+            name = f"{kind}: socket message (service)"
+            message = {"kind": kind, "table": table.code, "move": move, "version": str(version)}
+            started = time.perf_counter()
+            try:
+                with CaptureQueriesContext(connection) as captured:
+                    made = member_actions.act_from_socket(table_id=table.pk, table_code=table.code,
+                                                          user=users[index], message=message)
+                refused = None
+            except TableError as error:
+                refused = str(error)
+        else:
+            name = f"{kind}: POST (service + reply)"
+            started = time.perf_counter()
+            with CaptureQueriesContext(connection) as captured:
+                response = clients[index].post(f"/t/{table.code}/{kind}/", {"move": move, "version": version})
+            refused = None if response.status_code == 200 else f"{response.status_code} {response.content[:200]!r}"
+        timings[name].append(time.perf_counter() - started)
+        queries[name].append(len(captured))
+        if refused is not None:
+            print("refused:", refused, file=sys.stderr)
             if profiler:
                 profiler.disable()
             continue
-        made = int(version_re.search(response.content.decode()).group(1))
+        if args.move_path == "post":
+            made = int(version_re.search(response.content.decode()).group(1))
         for user in users:
             started = time.perf_counter()
             with CaptureQueriesContext(connection) as captured:

@@ -5,6 +5,7 @@ core 0 and the load generator to core 1 (`taskset`), so the figures can be compa
 
     python -m bench.run                                  # everything, 60 s steps (about 40 minutes)
     python -m bench.run --configs sqlite --steps 10,25 --step-seconds 10 --warmup 3     # a smoke test
+    python -m bench.run --configs sqlite,pg1 --move-path socket     # moves over the members' table sockets
 
 Configurations:
   sqlite    one Daphne process, SQLite (a fresh file), the in-memory channel layer
@@ -20,6 +21,9 @@ Configurations:
 
 Writes bench/results/<timestamp>/: results.md, steps.csv, latency.png, one JSON per configuration (the load
 generator's raw step results), the servers' logs and the tables files.
+
+`--move-path socket`: in the site's configurations (sqlite, pg1, pg2) members send their moves over their open
+table socket (htmx's ws-send) instead of by POST; floor and baseline keep their own pattern.
 """
 
 from __future__ import annotations
@@ -210,7 +214,7 @@ def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: in
                 processes.append(start_server([PYTHON, "-m", "daphne", *options, "-b", "127.0.0.1", "-p", str(port),
                                                "config.asgi:application"], env, port, logs[-1]))
                 ports.append(port)
-            mode, extra = "django", ["--tables-file", str(tables_file)]
+            mode, extra = "django", ["--tables-file", str(tables_file), "--move-path", args.move_path]
             if config == "nginx2":
                 proxy, nginx_port = start_nginx(daphne_ports=ports, workdir=out / "nginx2-nginx", core=SERVER_CORE)
                 ports = [nginx_port]  # the load generator sees nginx only
@@ -224,14 +228,16 @@ def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: in
                "--out", str(result_file), *extra]
         if mode == "django" and not args.all_steps:
             cmd.append("--stop-when-overloaded")
-        log(f"{config}: {DESCRIPTIONS[config]}; load generator running (load average {load_before})")
+        socket_moves = "--move-path" in extra and args.move_path == "socket"
+        description = DESCRIPTIONS[config] + (", moves over the socket" if socket_moves else "")
+        log(f"{config}: {description}; load generator running (load average {load_before})")
         subprocess.run(cmd, cwd=ROOT, env=env, check=True)
     finally:
         if proxy is not None:
             stop_nginx(proxy)
         stop_servers(processes)
     result = json.loads(result_file.read_text())
-    result.update(config=config, description=DESCRIPTIONS[config], load_before=load_before, load_after=loadavg(),
+    result.update(config=config, description=description, load_before=load_before, load_after=loadavg(),
                   processes=len(processes), command=" ".join(cmd))
     result_file.write_text(json.dumps(result, indent=1))
     return result
@@ -250,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the tables' bot speed (brisk: each bot move its own version, made by the table clock)")
     parser.add_argument("--all-steps", action="store_true",
                         help="run every step even after one where the server was overloaded")
+    parser.add_argument("--move-path", choices=["post", "socket"], default="post",
+                        help="how members send moves in the site's configurations: htmx POST or the table socket")
     parser.add_argument("--note", default="", help="a line to print at the top of results.md")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)

@@ -1,5 +1,6 @@
 // Club sockets (htmx's WebSocket extension), on every page that opens one: come back after the server's
-// "come back" close, stay closed (and say why) after one that means stop, and show the state in #live.
+// "come back" close, stay closed (and say why) after one that means stop, show the state in #live, and send a
+// table's moves over its socket while it is open, by POST while it is not.
 (function () {
   "use strict";
 
@@ -29,8 +30,42 @@
     return (500 + Math.random() * 1500) * Math.pow(2, Math.min(quick, 6));
   }
 
+  // Moves over the socket. The board's move and "ready" buttons carry `ws-send` and `hx-post` side by side, with
+  // the same fields (hx-vals: kind, table, version, move). htmx runs one handler per element for a click, and the
+  // ws extension wires its `ws-send` handler first (it does so in htmx:beforeProcessNode, before htmx wires
+  // `hx-post`), so the click reaches the extension, which asks here (htmx:wsConfigSend) before it sends:
+  // - The socket is open: the fields go over it at once (the extension sends at once on an open socket, and this
+  //   is the same check). The server reads them as it reads the POST (tables/play/member_actions.py), answers a
+  //   refusal into #table-error, and the new board comes to the mover's page as to every page of the table, by the
+  //   push after the move.
+  // - The socket is not open (connecting, coming back, stopped, or no WebSocket at all): the extension would queue
+  //   the message and send it whenever a socket next opens, perhaps minutes later, a move the member may have given
+  //   up on. So it is cancelled, and the same element is POSTed now instead (htmx.ajax with the element as the
+  //   source: its hx-post, hx-vals, hx-target and hx-swap, and the page's CSRF header): its answer is the new board
+  //   or the refusal, as before moves went over the socket. Nothing is ever sent twice, and a late move would be
+  //   refused anyway: every move carries the version its board showed.
+  // A socket that died without the browser noticing yet still reads as open: a move sent on it is lost, the board
+  // stays as it was (table.js frees it when the socket closes) and the member clicks again.
+  // Elements with `ws-send` and no `hx-post` (the chat's form) keep the extension's own way.
+  var sockets = new WeakMap(); // socket element (ws-connect) -> its latest WebSocket
+
+  function socketOpen(elt) {
+    var owner = elt.closest("[ws-connect]");
+    var socket = owner ? sockets.get(owner) : null;
+    return !!socket && socket.readyState === WebSocket.OPEN;
+  }
+
+  document.addEventListener("htmx:wsConfigSend", function (evt) {
+    var elt = evt.target;
+    var path = elt.getAttribute("hx-post");
+    if (!path || socketOpen(elt)) return;
+    evt.preventDefault();
+    window.htmx.ajax("POST", path, { source: elt });
+  });
+
   var opens = 0;
   document.addEventListener("htmx:wsOpen", function (evt) {
+    sockets.set(evt.target, evt.detail.event.target);
     state(evt.target).at = Date.now();
     opens += 1;
     var el = document.getElementById("live");

@@ -76,10 +76,20 @@
     var board = document.getElementById("board");
     if (board && board.contains(evt.target)) board.classList.add("busy");
   });
-  document.addEventListener("htmx:afterRequest", function () {
+  document.addEventListener("htmx:afterRequest", notBusy);
+  // A move sent over the socket (static/js/sockets.js) has no answer of its own: the board is busy until the socket
+  // brings something (the new board, which replaces this one, or a refusal), or closes.
+  document.addEventListener("htmx:wsAfterSend", function (evt) {
+    var board = document.getElementById("board");
+    if (board && board.contains(evt.target)) board.classList.add("busy");
+  });
+  document.addEventListener("htmx:wsAfterMessage", notBusy);
+  document.addEventListener("htmx:wsClose", notBusy);
+
+  function notBusy() {
     var board = document.getElementById("board");
     if (board) board.classList.remove("busy");
-  });
+  }
 
   function tick() {
     var nodes = document.querySelectorAll("[data-deadline]");

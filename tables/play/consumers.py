@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -11,9 +12,10 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from tables.models import Table
-from tables.play import pace, push, snapshots
+from tables.play import member_actions, pace, push, snapshots
 from tables.play.rendering import board_html, snapshot_html
 from tables.play.services import presence
+from tables.play.services.errors import TableError
 from tables.play.sockets import (
     CLOSE_NOT_FOUND,
     CLOSE_TRY_AGAIN,
@@ -28,7 +30,18 @@ log = logging.getLogger(__name__)
 
 class TableConsumer(ClubConsumer):
     """One table for one viewer. Group events say only that the table changed; this consumer renders
-    what its own member may see and sends it, the whole board each time, newest version only."""
+    what its own member may see and sends it, the whole board each time, newest version only.
+
+    Moves over the socket: while the page's socket is open, the board's move and "ready" buttons send
+    their fields over it (htmx's `ws-send`, as JSON: kind, table, version, move); while it is not, they POST
+    the same fields (static/js/sockets.js says how, and why a move is never queued for a later socket).
+    `take_action` reads such a message as the POST's view does (tables/play/member_actions.py), for the
+    socket's own member (its session's user; that session's end closes the socket) and its own table only:
+    one service call, in the socket's thread (its messages are handled one at a time, so nothing else of this
+    socket waits for it). A refusal is answered here, into #table-error, in the POST's words, and changed
+    nothing; an accepted move is not answered: its new board reaches the mover as it reaches everyone at the
+    table, by the push after commit (which this process builds from the move's snapshot).
+    """
 
     task_fields = ("heartbeat", "max_age")
     place = "table"
@@ -79,10 +92,23 @@ class TableConsumer(ClubConsumer):
             await self.channel_layer.group_discard(push.table_group(table_id), self.channel_name)
         await self.leave_session_groups()
 
+    def handler_for(self, kind: str) -> Callable[[dict[str, Any]], Awaitable[None]] | None:
+        return self.take_action if kind in member_actions.KINDS else super().handler_for(kind)
+
+    async def take_action(self, message: dict[str, Any]) -> None:
+        """A member's move or "ready" from the board's buttons (see the class's docstring)."""
+        try:
+            await database_sync_to_async(member_actions.act_from_socket)(
+                table_id=self.table_id, table_code=self.table_code, user=self.scope["user"], message=message)
+        except TableError as error:
+            await self._say(str(error))
+
     async def unclaimed(self, reason: str | None) -> None:
-        """Moves go by POST with a version; the socket takes only the features' messages (chat). Say so, keep
-        the socket open."""
-        message = reason or "Moves are sent with the buttons on the page, not over the socket."
+        """A message that is neither a move nor a feature's (chat): say so, keep the socket open."""
+        await self._say(reason or "That message is not one this page sends; reload the page.")
+
+    async def _say(self, message: str) -> None:
+        """Into the page's #table-error, as a refused POST's answer goes there."""
         await self.send(text_data=render_to_string("tables/play/table_error.html", {"message": message, "oob": True}))
 
     async def table_changed(self, event: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
@@ -152,7 +153,7 @@ class ClubConsumer(AsyncWebsocketConsumer):
             self._release_place()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """A browser's message goes to the feature that claims its "kind"; anything else (and anything that is no
+        """A browser's message goes to what claims its "kind" (`handler_for`); anything else (and anything that is no
         JSON object) gets the socket's own answer (`unclaimed`), and changes nothing."""
         try:
             data = parse_message(text_data, bytes_data)
@@ -160,15 +161,21 @@ class ClubConsumer(AsyncWebsocketConsumer):
             await self.unclaimed(str(refused))
             return
         kind = data.get("kind")
-        handler = _message_handlers.get(kind) if isinstance(kind, str) else None
+        handler = self.handler_for(kind) if isinstance(kind, str) else None
         if handler is None:
             await self.unclaimed(None)
             return
         try:
-            await handler(self, data)
+            await handler(data)
         except Exception:
             log.exception("socket %s: the %r handler failed", self.channel_name, kind)
             await self.unclaimed("That message could not be handled; try again.")
+
+    def handler_for(self, kind: str) -> Callable[[dict[str, Any]], Awaitable[None]] | None:
+        """What answers a browser's message of this "kind": the feature that claims it (a consumer answers its
+        own kinds ahead of the features: the table socket's moves)."""
+        handler = _message_handlers.get(kind)
+        return None if handler is None else partial(handler, self)
 
     async def unclaimed(self, reason: str | None) -> None:
         """The answer to a message no feature took (`reason`: why it could not be read, if it could not)."""

@@ -11,11 +11,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tables.models import Table
-from tables.play import snapshots
+from tables.play import member_actions, snapshots
 from tables.play.page_parts import table_parts
 from tables.play.rendering import render_board, snapshot_html
 from tables.play.request_numbers import whole_number
-from tables.play.services import play
 from tables.play.services import tables as table_services
 from tables.play.services.errors import TableError
 
@@ -42,13 +41,6 @@ def _refused(request: HttpRequest, found: Table, error: TableError) -> HttpRespo
     return response
 
 
-def _version(request: HttpRequest) -> int:
-    version = whole_number(request.POST.get("version"))
-    if version is None:
-        raise TableError("This request carries no table version; reload the page.")
-    return version
-
-
 def _after(request: HttpRequest, code: str, version: object = None) -> HttpResponse:
     """The board after a change. A service that returns the version it made left a snapshot of it in
     this process, so the mover's board is built without reading the table again."""
@@ -73,15 +65,15 @@ def _table_action(request: HttpRequest, code: str, action: Callable[[Table], obj
 
 @require_POST
 def move(request: HttpRequest, code: str) -> HttpResponse:
-    return _table_action(request, code, lambda table: play.play_move(
-        table_id=table.pk, user=request.user, move_text=request.POST.get("move", ""),
-        expected_version=_version(request)))
+    """A move by POST: the page's way when its socket is closed (static/js/sockets.js), read as the socket's."""
+    return _table_action(request, code, lambda table: member_actions.act(
+        kind=member_actions.MOVE, table_id=table.pk, user=request.user, fields=request.POST))
 
 
 @require_POST
 def ready(request: HttpRequest, code: str) -> HttpResponse:
-    return _table_action(request, code, lambda table: play.ready_for_next_round(
-        table_id=table.pk, user=request.user, expected_version=_version(request)))
+    return _table_action(request, code, lambda table: member_actions.act(
+        kind=member_actions.READY, table_id=table.pk, user=request.user, fields=request.POST))
 
 
 @require_POST

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -185,18 +186,51 @@ def in_step(one, other, timeout: float = 20.0) -> int:
 
 
 def click_move(page, which: int = 0) -> str:
-    """Click one of the board's move buttons and wait for the server's answer; returns the move."""
-    from playwright.sync_api import expect
-
+    """Click one of the board's move buttons and wait for the new board (it comes over the socket while the page's
+    socket is open, as the POST's answer while it is not); returns the move."""
     button = page.locator("#board [data-move]").nth(which)
     expect(button).to_be_visible()
     move = button.get_attribute("data-move")
     before = board_version(page)
-    with page.expect_response(lambda response: "/move/" in response.url) as answer:
-        button.click()
-    assert answer.value.status == 200, answer.value.text()
-    expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
+    button.click()
+    expect_new_board(page, before, move)
     return move
+
+
+def expect_new_board(page, before: int, what: str) -> None:
+    """The board has moved on from version `before`, and no refusal of `what` came instead."""
+    try:
+        expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
+    except AssertionError:
+        refusal = page.locator("#table-error").text_content()
+        raise AssertionError(f"no new board after {what!r}; the error box says {refusal!r}") from None
+    assert not page.locator("#table-error").text_content(), page.locator("#table-error").text_content()
+
+
+class TableSockets:
+    """The page's table sockets, routed through Playwright to the real server (opened by the page itself, with its
+    cookies and origin), so that a test can see what the page sends over them and close one as the server would.
+    Set up before the page opens its table."""
+
+    def __init__(self, page) -> None:
+        self.sent: list[str] = []  # what the page sent over its table sockets
+        self.routes: list[Any] = []
+        page.route_web_socket(re.compile(r"/ws/table/"), self._route)
+
+    def _route(self, ws) -> None:
+        server = ws.connect_to_server()
+
+        def forward(message: str | bytes) -> None:
+            self.sent.append(message if isinstance(message, str) else message.decode())
+            server.send(message)
+
+        ws.on_message(forward)  # from the page; the server's messages still go to the page by themselves
+        self.routes.append(ws)
+
+    def close_for_good(self, code: int = 4404) -> None:
+        """Close the page's latest table socket with a code it does not come back after (4404: not found)."""
+        self.routes[-1].close(code=code, reason="closed by the test")
+
 
 
 # Tests that must reach the server's channel layer run a Daphne of their own on this Redis database.

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import expect_new_board, log_in
 from tests.e2e.test_table_errors_in_browser import make_newcomer
 from tests.e2e.test_table_life import open_paced_table, version_of
 
@@ -120,10 +120,8 @@ def keyboard_move(page: Page, key: str) -> str:
     """Make the focused move with `key` (Enter or Space) and wait for the answer's board; returns the move."""
     move = page.evaluate("() => document.activeElement.getAttribute('data-move')")
     before = version_of(page)
-    with page.expect_response(lambda response: "/move/" in response.url) as answer:
-        page.keyboard.press(key)
-    assert answer.value.status == 200, answer.value.text()
-    expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
+    page.keyboard.press(key)
+    expect_new_board(page, before, move)
     return move
 
 

@@ -1,12 +1,11 @@
-"""A move out of turn is refused with the name of the player the table is waiting for, never "seat 1"."""
+"""A move out of turn is refused with the name of the player the table is waiting for, never "seat 1" (as the
+page shows it, by POST and over the socket: tests/tables/play/test_moves_both_ways.py)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from django.test import Client
-from django.urls import reverse
 
 from tables.play.services import play
 from tables.play.services.errors import IllegalPlay
@@ -29,14 +28,3 @@ def test_the_refusal_names_the_player_to_act(make_member, game: str) -> None:
     message = str(refused.value)
     assert NAMES[seat] in message
     assert not re.search(r"\bseat \d", message, re.IGNORECASE)
-
-
-def test_the_table_page_shows_the_name(make_member) -> None:
-    members = [make_member(f"m{i}", display_name=name) for i, name in enumerate(NAMES[:2])]
-    table = full_table("hawsker", members)
-    seat = seat_to_act(table)
-    client = Client()
-    client.force_login(members[1 - seat])
-    response = client.post(reverse("move", args=[table.code]),
-                           {"move": legal_for(table, seat)[0], "version": table.version}, HTTP_HX_REQUEST="true")
-    assert NAMES[seat] in response.content.decode()

@@ -1,0 +1,61 @@
+"""A member's move and "ready", read one way whichever way they came: an htmx POST (tables/play/views.py) or a
+message over the table's socket (tables/play/consumers.py). Both call `act`, so the two paths refuse exactly the
+same things with the same words; the socket adds one check of its own, that the message is for its table.
+
+A member's socket is authenticated by its session when it opens (the consumer's scope user), its origin is
+checked as a POST's CSRF token would be (config/ws_origin.py), and it is closed the moment that session ends.
+A move carries the version the member's board showed, so a repeated, stale or late one is refused by the
+service and changes nothing (htmx would send a socket message made while closed once the socket is back:
+the page sends such a move by POST instead, see static/js/sockets.js).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from accounts.models import User
+from tables.play.request_numbers import whole_number
+from tables.play.services import play
+from tables.play.services.errors import TableError
+
+MOVE = "move"
+READY = "ready"
+KINDS = (MOVE, READY)  # the "kind" of the board's socket messages (hx-vals in templates/jinja2/tables/play/board.html)
+
+
+def version_of(raw: object) -> int:
+    """The table version the member's board showed. The page sends it as text (a form field, a JSON string);
+    a JSON number is read as the same digits. Anything else is refused: no move is made without one."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = str(raw)
+    version = whole_number(raw) if isinstance(raw, str) else None
+    if version is None:
+        raise TableError("This request carries no table version; reload the page.")
+    return version
+
+
+def act(*, kind: str, table_id: int, user: User, fields: Mapping[str, object]) -> int:
+    """One service call: the member's move, or their readiness for the next round, against the version their
+    board showed (`fields`: the POST's form or the socket's message). Returns the table's new version; a refusal
+    (`TableError`) changed nothing."""
+    version = version_of(fields.get("version"))
+    if kind == MOVE:
+        move = fields.get("move")
+        return play.play_move(table_id=table_id, user=user, move_text=move if isinstance(move, str) else "",
+                              expected_version=version)
+    if kind == READY:
+        return play.ready_for_next_round(table_id=table_id, user=user, expected_version=version)
+    raise TableError("That is not something a member does at a table.")
+
+
+def act_from_socket(*, table_id: int, table_code: str, user: User, message: Mapping[str, object]) -> int:
+    """A move or "ready" sent over the table socket of `table_code`: the message names the table its board was
+    for (a page open on one table never moves at another through a socket it shares nothing with, and a message
+    that names none is not one the page sends), then it is read as the POST is."""
+    named = message.get("table")
+    if not isinstance(named, str) or not named:
+        raise TableError("This message names no table; reload the page.")
+    if named != table_code:
+        raise TableError("That move was made on another table's page; nothing was changed here.")
+    kind = message.get("kind")
+    return act(kind=kind if isinstance(kind, str) else "", table_id=table_id, user=user, fields=message)
