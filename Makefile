@@ -9,7 +9,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install migrate seed ci lint e2e-under-load
+.PHONY: run test install migrate seed ci lint e2e-under-load messages
+MESSAGE_SOURCES := -e html,py,txt --no-obsolete --ignore '.venv/*' --ignore 'var/*' --ignore 'bench/*' --ignore 'tests/*' \
+                   --ignore 'staticfiles/*' --ignore '*.egg-info/*'
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,7 +19,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The German catalogue is compiled at every install (its .mo files are not committed).
 install: $(STAMP)
+	$(BIN)/python manage.py compilemessages --ignore '.venv' --ignore 'var' -v 0
+
+# Extract every marked string into locale/<language>/LC_MESSAGES/django.po (keeps the translations there).
+messages: install
+	$(BIN)/python manage.py makemessages -l de $(MESSAGE_SOURCES)
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext
 from jinja2 import ChainableUndefined, Environment, Undefined
 
 from tables.play import templatetags
@@ -21,7 +22,11 @@ def url(name: str, *args: Any) -> str:
 def environment(**options: Any) -> Environment:
     # Like Django's templates, a missing value (or a value of a missing value) prints as nothing,
     # with DEBUG on or off (Django's backend would pick DebugUndefined or Undefined).
-    env = Environment(**{**options, "undefined": ChainableUndefined})
+    env = Environment(**{**options, "undefined": ChainableUndefined,
+                         "extensions": [*options.get("extensions", []), "jinja2.ext.i18n"]})
+    # The board speaks the viewer's language: Django's gettext, whatever language is active for the render.
+    # Newstyle: `_("Hello %(name)s", name=x)` formats after translating and escapes its arguments.
+    env.install_gettext_callables(gettext, ngettext, newstyle=False)  # type: ignore[attr-defined]
     env.globals.update(url=url, card_face=card_face)
     env.filters.update(money=money, dollars=dollars, points=points, seat_name=seat_name, at=at, capfirst=capfirst)
     # Suits and cards in words and symbols, and each game's card-order key (rules.card_order).
