@@ -3,6 +3,7 @@ preferences."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
@@ -23,6 +24,13 @@ class User(AbstractUser):
     time_zone = models.CharField(
         "time zone", max_length=64, choices=time_zone_choices, default=default_time_zone,
         help_text="Times on the site are shown in this zone.",
+    )
+
+    # The site's language for this member (pages, and the boards their sockets receive); empty: as the browser
+    # asks (Accept-Language). Issue 23.
+    language = models.CharField(
+        "language", max_length=8, blank=True, default="", choices=[("", "As my browser asks"), *settings.LANGUAGES],
+        help_text="The language of the site for you.",
     )
 
     @property

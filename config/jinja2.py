@@ -11,6 +11,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from jinja2 import ChainableUndefined, Environment, Undefined
 
+from tables.i18n import say
 from tables.play import templatetags
 from tables.play.templatetags import at, card_face, dollars, money, points, seat_name
 
@@ -28,6 +29,7 @@ def environment(**options: Any) -> Environment:
     # Newstyle: `_("Hello %(name)s", name=x)` formats after translating and escapes its arguments.
     env.install_gettext_callables(gettext, ngettext, newstyle=False)  # type: ignore[attr-defined]
     env.globals.update(url=url, card_face=card_face)
+    env.filters.update(say=say)  # the engine's sentences (rules.engine.text) in the viewer's language
     env.filters.update(money=money, dollars=dollars, points=points, seat_name=seat_name, at=at, capfirst=capfirst)
     # Suits and cards in words and symbols, and each game's card-order key (rules.card_order).
     env.globals.update(card_order=templatetags.card_order)
