@@ -117,6 +117,65 @@ def write_csv(path: Path, results: list[dict[str, Any]]) -> None:
                 writer.writerow(row)
 
 
+TARGET_TABLES = 10_000
+CORE_BUDGET = 0.7  # a core kept at 70 %
+POOL_SIZE = 20  # DATABASE_POOL_SIZE's default (config/settings.py)
+
+
+def ten_thousand(add: Any, results: list[dict[str, Any]]) -> None:
+    """Target 6 of issue 21: 10,000 live tables, scaled from one measured step of each PostgreSQL configuration
+    (the largest with every fragment delivered): actions a second, and per action the CPU of each tier, the
+    commits and rows PostgreSQL wrote and the commands Redis processed."""
+    rows = []
+    for result in results:
+        if result["config"] not in ("pg1", "pg2", "nginx2"):
+            continue
+        good = [s for s in result["steps"] if s["delivered_pct"] == 100 and s["ok"] and s.get("services_per_s")]
+        if not good:
+            continue
+        step = good[-1]
+        per_table = step["ok"] / step["seconds"] / step["tables"]  # member actions a second per table
+        actions = per_table * TARGET_TABLES
+        versions = (step.get("versions") or step["ok"]) / step["seconds"] / step["tables"] * TARGET_TABLES
+        ms = {
+            "Daphne": 1000 * sum(p["cpu_s"] for p in step["procs"].values()) / step["ok"],
+            "nginx": 1000 * (step.get("nginx_cpu_s") or 0.0) / step["ok"],
+            "PostgreSQL": 1000 * step["postgres_cpu_s"] / step["ok"],
+            "Redis": 1000 * step["redis_cpu_s"] / step["ok"],
+        }
+        cores = {tier: actions * value / 1000 / CORE_BUDGET for tier, value in ms.items()}
+        rate = {key: value / step["ok"] * step["seconds"] * actions for key, value in step["services_per_s"].items()}
+        rows.append((result["config"], step, actions, versions, ms, cores, rate))
+    if not rows:
+        return
+    add("")
+    add(f"## On paper: {TARGET_TABLES:,} live tables")
+    add("")
+    add("Scaled from the largest fully delivered step of each PostgreSQL configuration (the step named); each tier's "
+        "cores at 70 %. Daphne processes: one per core. PostgreSQL connections: processes x the pool size "
+        f"({POOL_SIZE}, `DATABASE_POOL_SIZE`). Redis runs its commands on one core: past about "
+        f"{CORE_BUDGET:.0%} of one core it saturates, whatever the machine.")
+    add("")
+    add("| config (step) | member actions / s | board versions / s | Daphne cores (= processes) | nginx cores | "
+        "PostgreSQL cores | Redis cores | PG connections | PG commits / s | PG rows written / s | "
+        "Redis commands / s |")
+    add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for config, step, actions, versions, _ms, cores, rate in rows:
+        processes = max(1, round(cores["Daphne"] + 0.5))
+        add(f"| {config} ({step['tables']}) | {actions:,.0f} | {versions:,.0f} | {cores['Daphne']:.0f} | "
+            f"{cores['nginx']:.1f} | {cores['PostgreSQL']:.1f} | {cores['Redis']:.2f} | {processes * POOL_SIZE:,} | "
+            f"{rate.get('pg_commits', 0):,.0f} | {rate.get('pg_rows_written', 0):,.0f} | "
+            f"{rate.get('redis_commands', 0):,.0f} |")
+    config, step, actions, versions, ms, cores, rate = rows[-1]
+    first = "Redis (one core)" if cores["Redis"] > 1 else "the Daphne processes' cores (they scale out; Redis " \
+        f"would need {cores['Redis']:.2f} of its one core)"
+    add("")
+    add(f"What saturates first ({config}): {first}. PostgreSQL needs {cores['PostgreSQL']:.1f} cores and "
+        f"{rate.get('pg_commits', 0):,.0f} commits a second (group commit on one disk; one primary), and "
+        f"{max(1, round(cores['Daphne'] + 0.5)) * POOL_SIZE:,} connections from the pools: far over PostgreSQL's "
+        "default max_connections (100), so a pooler (PgBouncer, transaction mode) or smaller pools per process.")
+
+
 def _round(value: float | None, digits: int = 3) -> float | None:
     return None if value is None else round(value, digits)
 
@@ -330,6 +389,7 @@ def write_report(out: Path, results: list[dict[str, Any]], *, argv: list[str] | 
         per_core = 0.7 / (total / 1000 * (1 / first["interval"]))
         add(f"| {result['config']} | {step['tables']} | {daphne:.2f} | {total:.2f} | {per_core:.0f} | "
             f"{4 * per_core:.0f} | {8 * per_core:.0f} | {16 * per_core:.0f} |")
+    ten_thousand(add, results)
     counts = sorted(out.glob("*-querycount.txt"))
     if counts:
         add("")
