@@ -335,6 +335,27 @@ def write_report(out: Path, results: list[dict[str, Any]], *, argv: list[str] | 
                 f"{floor_best} tables; " + "; ".join(
                     f"{r['config']} {sustained(r)} ({100 * sustained(r) / floor_best:.0f} %)"
                     for r in results if r["config"] not in ("floor", "baseline")) + ".")
+    pairs = [(name.partition("+")[0], name) for name in named if name.endswith("+socket")]
+    pairs = [(post, sock) for post, sock in pairs if post in named]
+    if pairs:
+        add("")
+        add("## Moves over the socket against by POST (issue 21, target 3)")
+        add("")
+        add("The same configuration twice in this run: members' moves by htmx POST, then as messages on their open "
+            "table sockets (`+socket`). Server CPU per member action and per board version, and p99 from sending "
+            "the move to the board at every member socket.")
+        add("")
+        add("| config | tables | POST: CPU ms / action | socket: CPU ms / action | socket / POST | "
+            "POST: ms / version | socket: ms / version | POST p99 | socket p99 |")
+        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for post, sock in pairs:
+            by_post, by_sock = by_tables(named[post]), by_tables(named[sock])
+            for tables in sorted(set(by_post) & set(by_sock)):
+                a, b = by_post[tables], by_sock[tables]
+                ca, cb = server_cpu_ms_per_move(a), server_cpu_ms_per_move(b)
+                add(f"| {post} | {tables} | {_fmt(ca, 2)} | {_fmt(cb, 2)} | "
+                    f"{(cb / ca) if ca and cb else float('nan'):.2f} | {_fmt(server_cpu_ms_per_version(a), 2)} | "
+                    f"{_fmt(server_cpu_ms_per_version(b), 2)} | {_fmt(a['p99_ms'])} | {_fmt(b['p99_ms'])} |")
     one, two = by_tables(named.get("pg1")), by_tables(named.get("pg2"))
     if one and two:
         add("")

@@ -106,12 +106,12 @@ def run(cmd: list[str], env: dict[str, str], *, check: bool = True) -> subproces
     return result
 
 
-def environment(config: str, out: Path, bot_speed: str = DEFAULT_BOT_SPEED) -> dict[str, str]:
+def environment(config: str, out: Path, bot_speed: str = DEFAULT_BOT_SPEED, label: str = "") -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(BASE_ENV)
     env["TABLE_BOT_SPEED"] = bot_speed
     if config == "sqlite":
-        path = out / "sqlite" / "bench.sqlite3"
+        path = out / (label or config).replace("+", "-") / "bench.sqlite3"  # "+" in a URL reads as a space
         path.parent.mkdir(parents=True, exist_ok=True)
         env["DATABASE_URL"] = f"sqlite:///{path}"
     else:
@@ -120,7 +120,9 @@ def environment(config: str, out: Path, bot_speed: str = DEFAULT_BOT_SPEED) -> d
     return env
 
 
-def prepare_database(config: str, env: dict[str, str], out: Path, tables: int, finished_rounds: int) -> Path:
+def prepare_database(config: str, env: dict[str, str], out: Path, tables: int, finished_rounds: int,
+                     label: str = "") -> Path:
+    label = label or config
     if config != "sqlite":
         run(["dropdb", "--if-exists", "-h", "127.0.0.1", "-U", "postgres", PG_DB], env)
         run(["createdb", "-h", "127.0.0.1", "-U", "postgres", PG_DB], env)
@@ -131,14 +133,14 @@ def prepare_database(config: str, env: dict[str, str], out: Path, tables: int, f
         # written (they stay in the database behind the run). DEBUG renders pages without collectstatic.
         counted = run([PYTHON, "-m", "bench.querycount", "--rounds", str(finished_rounds)], {**env, "DEBUG": "true"},
                       check=False)
-        (out / f"{config}-querycount.txt").write_text(counted.stdout + ("" if counted.returncode == 0 else
+        (out / f"{label}-querycount.txt").write_text(counted.stdout + ("" if counted.returncode == 0 else
                                                                         "\n" + counted.stderr[-3000:]))
-        log(f"{config}: query counts: {counted.stdout.strip().splitlines()[-1] if counted.stdout else 'failed'}")
-    tables_file = out / f"{config}-tables.json"
+        log(f"{label}: query counts: {counted.stdout.strip().splitlines()[-1] if counted.stdout else 'failed'}")
+    tables_file = out / f"{label}-tables.json"
     started = time.monotonic()
     run([PYTHON, "-m", "bench.setup_tables", "--tables", str(tables), "--out", str(tables_file)], env)
     settle_database(config, env, out)
-    log(f"{config}: database ready ({tables} tables, {finished_rounds} finished rounds) "
+    log(f"{label}: database ready ({tables} tables, {finished_rounds} finished rounds) "
         f"in {time.monotonic() - started:.0f}s")
     return tables_file
 
@@ -148,7 +150,7 @@ def settle_database(config: str, env: dict[str, str], out: Path) -> None:
     would have: otherwise PostgreSQL's autovacuum and checkpoints (after 10,000 rounds and their moves) run on
     the cores during the first steps, and SQLite's write-ahead log is checkpointed into them."""
     if config == "sqlite":
-        path = out / "sqlite" / "bench.sqlite3"
+        path = Path(env["DATABASE_URL"].removeprefix("sqlite:///"))
         code = ("import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); "
                 "db.execute('PRAGMA wal_checkpoint(TRUNCATE)'); db.execute('ANALYZE'); db.close()")
         run([PYTHON, "-c", code, str(path)], env)
@@ -178,8 +180,12 @@ def stop_servers(processes: list[subprocess.Popen[bytes]]) -> None:
             process.wait()
 
 
-def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: int) -> dict[str, Any]:
-    env = environment(config, out, args.bot_speed)
+def run_config(label: str, args: argparse.Namespace, out: Path, board_bytes: int) -> dict[str, Any]:
+    """`label`: a configuration, or one with "+socket" (its members' moves over their sockets, whatever
+    --move-path says), so both ways of moving are measured in one run."""
+    config, _, variant = label.partition("+")
+    move_path = "socket" if variant == "socket" else args.move_path
+    env = environment(config, out, args.bot_speed, label)
     processes: list[subprocess.Popen[bytes]] = []
     proxy: subprocess.Popen[bytes] | None = None
     logs: list[Path] = []
@@ -205,22 +211,22 @@ def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: in
             ports.append(port)
             mode, extra = "django", ["--tables-file", str(tables_file)]
         else:
-            tables_file = prepare_database(config, env, out, max_tables, args.finished_rounds)
+            tables_file = prepare_database(config, env, out, max_tables, args.finished_rounds, label)
             # Behind nginx the client's address is nginx's X-Forwarded-For (--proxy-headers), as in production.
             options = ["--proxy-headers"] if config == "nginx2" else []
             for _ in range(2 if config in ("pg2", "nginx2") else 1):
                 port = free_port()
-                logs.append(out / f"{config}-daphne-{port}.log")
+                logs.append(out / f"{label}-daphne-{port}.log")
                 processes.append(start_server([PYTHON, "-m", "daphne", *options, "-b", "127.0.0.1", "-p", str(port),
                                                "config.asgi:application"], env, port, logs[-1]))
                 ports.append(port)
-            mode, extra = "django", ["--tables-file", str(tables_file), "--move-path", args.move_path]
+            mode, extra = "django", ["--tables-file", str(tables_file), "--move-path", move_path]
             if config == "nginx2":
                 proxy, nginx_port = start_nginx(daphne_ports=ports, workdir=out / "nginx2-nginx", core=SERVER_CORE)
                 ports = [nginx_port]  # the load generator sees nginx only
                 extra += ["--nginx-pid", str(proxy.pid)]
         time.sleep(1)
-        result_file = out / f"{config}.json"
+        result_file = out / f"{label}.json"
         cmd = ["taskset", "-c", LOADGEN_CORE, PYTHON, "-m", "bench.loadgen", "--mode", mode,
                "--servers", ",".join(f"http://127.0.0.1:{p}" for p in ports), "--steps", args.steps,
                "--step-seconds", str(args.step_seconds), "--warmup", str(args.warmup), "--interval", str(args.interval),
@@ -228,16 +234,16 @@ def run_config(config: str, args: argparse.Namespace, out: Path, board_bytes: in
                "--out", str(result_file), *extra]
         if mode == "django" and not args.all_steps:
             cmd.append("--stop-when-overloaded")
-        socket_moves = "--move-path" in extra and args.move_path == "socket"
+        socket_moves = "--move-path" in extra and move_path == "socket"
         description = DESCRIPTIONS[config] + (", moves over the socket" if socket_moves else "")
-        log(f"{config}: {description}; load generator running (load average {load_before})")
+        log(f"{label}: {description}; load generator running (load average {load_before})")
         subprocess.run(cmd, cwd=ROOT, env=env, check=True)
     finally:
         if proxy is not None:
             stop_nginx(proxy)
         stop_servers(processes)
     result = json.loads(result_file.read_text())
-    result.update(config=config, description=description, load_before=load_before, load_after=loadavg(),
+    result.update(config=label, description=description, load_before=load_before, load_after=loadavg(),
                   processes=len(processes), command=" ".join(cmd))
     result_file.write_text(json.dumps(result, indent=1))
     return result
