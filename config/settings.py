@@ -100,6 +100,7 @@ TEMPLATES = [
                 "quickplay": "tables.quickplay.templatetags",
                 "invitations": "tables.invitations.templatetags",
                 "chat": "tables.chat.templatetags",
+                "rules": "rules.templatetags",
             },
         },
     },

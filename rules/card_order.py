@@ -4,6 +4,12 @@ The rules page (templates/rules/page.html) and the key on the table
 (templates/jinja2/tables/play/games/_card_order.html) both show these lines, so the two can never say
 different things; the lines are written from the engine's own tables, so they cannot drift from the
 game either. Presentation, so it lives beside the rules pages rather than in rules.engine.
+
+The words are in the language active when the key is asked for (issue 23): the rules page and the board both
+call `key_for` inside the reader's language, so both keep saying the same thing in either language. Card
+ranks stay the letters on the card faces (A K Q J): the key helps you read the cards in your hand. The labels
+carry the context "card order": short words such as "Points" mean other things elsewhere on the site (Sheepshead's
+points are "Augen" in German, a table's score is not).
 """
 
 from __future__ import annotations
@@ -11,7 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from rules.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
+from django.utils.translation import get_language, gettext, gettext_lazy, pgettext
+
+from rules.engine.cards import SUIT_SYMBOLS, Card
 from rules.engine.hawk import deck as hawk
 from rules.engine.hawsker import scoring as hawsker
 from rules.engine.puskiyon import scoring as puskiyon
@@ -24,9 +32,14 @@ class KeyLine:
     text: str
 
 
+# The suits' names in running text; the engine's own names (rules.engine.cards.SUIT_NAMES) are its English.
+SUIT_WORDS = {"C": gettext_lazy("clubs"), "D": gettext_lazy("diamonds"), "H": gettext_lazy("hearts"),
+              "S": gettext_lazy("spades")}
+
+
 def suit_said(suit: str) -> str:
-    """A suit as the club writes it in running text: symbol and word, "♠ spades"."""
-    return f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}"
+    """A suit as the club writes it in running text: symbol and word, "♠ spades" ("♠ Pik")."""
+    return f"{SUIT_SYMBOLS[suit]} {SUIT_WORDS[suit]}"
 
 
 def _hawk() -> tuple[KeyLine, ...]:
@@ -34,16 +47,17 @@ def _hawk() -> tuple[KeyLine, ...]:
     chain, suit = [], "C"  # clubs beat spades, spades hearts, hearts diamonds, diamonds clubs
     beaten_by = {trump: led for led, trump in hawk.TRUMPED_BY.items()}
     for _ in hawk.TRUMPED_BY:
-        chain.append(f"{suit_said(suit)} beat {suit_said(beaten_by[suit])}")
+        chain.append(gettext("%(trump)s beat %(led)s") % {"trump": suit_said(suit), "led": suit_said(beaten_by[suit])})
         suit = beaten_by[suit]
     return (
-        KeyLine("Each suit, strongest first", " ".join(strongest_first) + " (the ace is high, the ten low)"),
-        KeyLine("Trumps, when you cannot follow", " · ".join(chain)),
-        KeyLine("Pips (Augen)", "the number on the card: A 1, 2 to 10 as marked"),
+        KeyLine(pgettext("card order", "Each suit, strongest first"),
+                gettext("%(ranks)s (the ace is high, the ten low)") % {"ranks": " ".join(strongest_first)}),
+        KeyLine(pgettext("card order", "Trumps, when you cannot follow"), " · ".join(chain)),
+        KeyLine(pgettext("card order", "Pips (Augen)"), gettext("the number on the card: A 1, 2 to 10 as marked")),
     )
 
 
-_PICTURES = {"Q": "queens", "J": "jacks"}
+_PICTURES = {"Q": gettext_lazy("queens"), "J": gettext_lazy("jacks")}
 
 
 def _sheepshead() -> tuple[KeyLine, ...]:
@@ -58,34 +72,48 @@ def _sheepshead() -> tuple[KeyLine, ...]:
     points = " · ".join(f"{rank} {count}" for rank, count in by_points if count)
     blanks = ", ".join(rank for rank, count in by_points if not count)
     return (
-        KeyLine("Trump, highest first", " · ".join(trump)),
-        KeyLine(f"{fail_suits}, highest first", " ".join(sheepshead.FAIL_ORDER) + " (the ten beats the king)"),
-        KeyLine("Points", f"{points} · {blanks} none"),
+        KeyLine(pgettext("card order", "Trump, highest first"), " · ".join(trump)),
+        KeyLine(pgettext("card order", "%(suits)s, highest first") % {"suits": fail_suits},
+                gettext("%(ranks)s (the ten beats the king)") % {"ranks": " ".join(sheepshead.FAIL_ORDER)}),
+        KeyLine(pgettext("card order", "Points"),
+                gettext("%(points)s · %(blanks)s none") % {"points": points, "blanks": blanks}),
     )
 
 
 def _hawsker() -> tuple[KeyLine, ...]:
     value = hawsker.RANK_VALUE
     return (
-        KeyLine("Values", f"A {value['A']} · 2 to 10 as marked · J {value['J']} · Q {value['Q']} · K {value['K']}"),
-        KeyLine("Runs", "ace low, king high: J Q K is a run, K A 2 is not"),
-        KeyLine("Suits", "none outranks another: lay on the top card's suit, any king, or cards making 13 with it"),
+        KeyLine(pgettext("card order", "Values"),
+                gettext("A %(ace)s · 2 to 10 as marked · J %(jack)s · Q %(queen)s · K %(king)s")
+                % {"ace": value["A"], "jack": value["J"], "queen": value["Q"], "king": value["K"]}),
+        KeyLine(pgettext("card order", "Runs"), gettext("ace low, king high: J Q K is a run, K A 2 is not")),
+        KeyLine(pgettext("card order", "Suits"),
+                gettext("none outranks another: lay on the top card's suit, any king, or cards making 13 with it")),
     )
 
 
 def _puskiyon() -> tuple[KeyLine, ...]:
     points = puskiyon.RANK_POINTS
     return (
-        KeyLine("Order", "no card beats another: match the top card by rank or by suit"),
-        KeyLine("Points left in hand", f"A {points['A']} · 2 to 10 as marked · J, Q, K {points['K']}"),
+        KeyLine(pgettext("card order", "Order"),
+                gettext("no card beats another: match the top card by rank or by suit")),
+        KeyLine(pgettext("card order", "Points left in hand"),
+                gettext("A %(ace)s · 2 to 10 as marked · J, Q, K %(picture)s")
+                % {"ace": points["A"], "picture": points["K"]}),
     )
 
 
 _KEYS = {"hawk": _hawk, "sheepshead": _sheepshead, "hawsker": _hawsker, "puskiyon": _puskiyon}
 
 
-@cache
 def key_for(game: str) -> tuple[KeyLine, ...]:
-    """The game's key, or nothing for a game without one (worked out once: every board shows it)."""
+    """The game's key in the active language, or nothing for a game without one."""
+    return _key_in(game, get_language() or "en")
+
+
+@cache
+def _key_in(game: str, language: str) -> tuple[KeyLine, ...]:
+    # Worked out once per game and language (every board shows it); `language` is the cache's key, and gettext
+    # reads the same active language inside.
     make = _KEYS.get(game)
     return make() if make else ()
