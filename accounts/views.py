@@ -73,10 +73,15 @@ def set_language(request: HttpRequest) -> HttpResponse:
     """The header's language switcher: Django's own view (the cookie, the way back to `next` on this site only),
     and for a signed-in member the choice saved on their profile too. The saved language outranks the cookie
     (accounts.middleware), so without saving it a member who had chosen one could never switch here."""
-    response = django_set_language(request)
     language = request.POST.get("language", "")
+    if language not in dict(settings.LANGUAGES):
+        # Django's view would set a cookie for any language Django itself speaks (French...): only the club's.
+        request.POST = request.POST.copy()
+        request.POST.pop("language", None)
+        language = ""
+    response = django_set_language(request)
     user = request.user
-    if user.is_authenticated and language in dict(settings.LANGUAGES) and user.language != language:
+    if user.is_authenticated and language and user.language != language:
         user.language = language
         user.save(update_fields=["language"])
     return response
