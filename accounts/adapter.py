@@ -5,6 +5,9 @@ host name ("Hello from cardclub.example!", "[127.0.0.1:8000] Password Reset Emai
 would fix the name with a database row per deployment, kept in step with ALLOWED_HOSTS by hand; here the
 name is a setting (`CLUB_NAME`, from the environment) and the domain stays the request's own, the one the
 email's links already point to. allauth's own email templates are used unchanged.
+
+Each email is written in its recipient's language when they saved one (accounts.languages), whatever browser asked
+for it (a password reset is asked for logged out); otherwise in the language of the request that sent it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,11 @@ from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django.conf import settings
+from django.utils import translation
 from django.utils.encoding import force_str
+
+from accounts.languages import saved_language
+from accounts.models import User
 
 
 @dataclass(frozen=True)
@@ -39,4 +46,6 @@ class ClubAccountAdapter(DefaultAccountAdapter):
         return f"[{settings.CLUB_NAME}] {force_str(subject)}"
 
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
-        super().send_mail(template_prefix, email, {**context, "current_site": club_site()})
+        recipient = context.get("user") or User.objects.filter(email__iexact=email).first()
+        with translation.override(saved_language(recipient) or translation.get_language()):
+            super().send_mail(template_prefix, email, {**context, "current_site": club_site()})

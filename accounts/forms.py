@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
@@ -12,7 +13,7 @@ from accounts.models import User
 def _clean_display_name(value: str) -> str:
     name = " ".join(value.split())
     if name and not any(ch.isalnum() for ch in name):
-        raise forms.ValidationError("A display name needs at least one letter or digit.")
+        raise forms.ValidationError(_("A display name needs at least one letter or digit."))
     return name
 
 
@@ -20,7 +21,8 @@ class SignupExtraForm(forms.Form):
     """Allauth's sign-up form asks for this too (ACCOUNT_SIGNUP_FORM_CLASS)."""
 
     display_name = forms.CharField(
-        max_length=40, required=False, help_text="Shown at tables. Leave empty to use your username."
+        label=_("Display name"), max_length=40, required=False,
+        help_text=_("Shown at tables. Leave empty to use your username."),
     )
 
     def clean_display_name(self) -> str:
@@ -34,7 +36,7 @@ class SignupExtraForm(forms.Form):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name", "time_zone", "turn_sound"]
+        fields = ["display_name", "time_zone", "turn_sound", "language"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -52,7 +54,7 @@ class TurnSoundForm(forms.Form):
     """The table page's toggle. It names the value wanted ("on" or "off") rather than asking for a flip, so a
     double click or a replayed form leaves the preference where the member put it."""
 
-    turn_sound = forms.ChoiceField(choices=[("on", "On"), ("off", "Off")])
+    turn_sound = forms.ChoiceField(choices=[("on", _("On")), ("off", _("Off"))])
 
     def save(self, user: User) -> bool:
         user.turn_sound = self.cleaned_data["turn_sound"] == "on"

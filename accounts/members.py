@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext
 
 from accounts.models import User
 
@@ -43,18 +44,19 @@ def find_member(text: str, *, by_email: bool = True) -> Found:
     else's display name, since those are unique."""
     text = folded(text)
     if not text:
-        return Found(None, "Type the member's username, display name or email." if by_email
-                     else "Type the member's username or display name.")
+        return Found(None, gettext("Type the member's username, display name or email.") if by_email
+                     else gettext("Type the member's username or display name."))
     members = list(_exactly(text, by_email=by_email)[:5])
     if not members:
-        return Found(None, f"No member is called “{text}”. Pick one of the suggestions.")
+        return Found(None, gettext("No member is called “%(name)s”. Pick one of the suggestions.") % {"name": text})
     low = text.lower()
     unique = [m for m in members if m.username.lower() == low or (by_email and m.email.lower() == low)]
     if len(members) > 1 and len(unique) == 1:
         members = unique
     if len(members) > 1:
         names = ", ".join(sorted(m.username for m in members))
-        return Found(None, f"Several members answer to “{text}” ({names}); type the username of the one you mean.")
+        return Found(None, gettext("Several members answer to “%(name)s” (%(usernames)s); type the username of the one"
+                                   " you mean.") % {"name": text, "usernames": names})
     return Found(members[0])
 
 

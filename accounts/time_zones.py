@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 # The tz database's places. Its other names (US/Eastern, EST5EDT, Japan, ...) are old aliases of these and
 # would only make the list longer; the club's own zone is offered whatever it is.
@@ -42,7 +43,8 @@ def time_zone_choices() -> list[tuple[str, Any]]:
     for name in sorted(offered_time_zones()):
         region = name.split("/", 1)[0] if name.split("/", 1)[0] in REGIONS else "Other"
         groups.setdefault(region, []).append((name, name.replace("_", " ")))
-    return [(region, groups[region]) for region in sorted(groups, key=lambda r: (r == "Other", r))]
+    return [(_("Other") if region == "Other" else region, groups[region])
+            for region in sorted(groups, key=lambda r: (r == "Other", r))]
 
 
 def zone_named(name: str) -> zoneinfo.ZoneInfo:

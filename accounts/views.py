@@ -1,12 +1,17 @@
-"""The member's profile page and table-page preferences; everything else about accounts is allauth's."""
+"""The member's profile page, table-page preferences and language; everything else about accounts is allauth's."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
 
 from accounts.forms import ProfileForm, TurnSoundForm
 from accounts.members import suggest_members
@@ -15,9 +20,14 @@ from accounts.members import suggest_members
 def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, "Your profile is saved.")
-        return redirect("profile")
+        member = form.save()
+        # Said in the language the member just chose (or keeps), as the next page will be.
+        with translation.override(member.language or translation.get_language()):
+            messages.success(request, gettext("Your profile is saved."))
+        response = redirect("profile")
+        if "language" in form.changed_data:
+            _remember_language(response, member.language)
+        return response
     return render(request, "accounts/profile.html", {"form": form}, status=400 if form.errors else 200)
 
 
@@ -36,12 +46,45 @@ def turn_sound(request: HttpRequest) -> HttpResponse:
     """Login is the site's default (LoginRequiredMiddleware); CSRF is Django's middleware's."""
     form = TurnSoundForm(request.POST)
     if not form.is_valid():
-        return HttpResponseBadRequest("Sound on my turn is either on or off.")
+        return HttpResponseBadRequest(gettext("Sound on my turn is either on or off."))
     on = form.save(request.user)
     back = _same_site_next(request)
     if request.htmx:
         return render(request, "accounts/turn_sound_toggle.html", {"turn_sound": on, "next": back})
     return redirect(back or "profile")
+
+
+def _remember_language(response: HttpResponse, language: str) -> None:
+    """The profile's choice in Django's language cookie too, so the site stays in it after logging out; "As my
+    browser asks" removes the cookie, or an earlier click on the header's switcher would go on deciding."""
+    if language:
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+                            path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                            secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                            samesite=settings.LANGUAGE_COOKIE_SAMESITE)
+    else:
+        response.delete_cookie(settings.LANGUAGE_COOKIE_NAME, path=settings.LANGUAGE_COOKIE_PATH,
+                               domain=settings.LANGUAGE_COOKIE_DOMAIN, samesite=settings.LANGUAGE_COOKIE_SAMESITE)
+
+
+@login_not_required
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The header's language switcher: Django's own view (the cookie, the way back to `next` on this site only),
+    and for a signed-in member the choice saved on their profile too. The saved language outranks the cookie
+    (accounts.middleware), so without saving it a member who had chosen one could never switch here."""
+    language = request.POST.get("language", "")
+    if language not in dict(settings.LANGUAGES):
+        # Django's view would set a cookie for any language Django itself speaks (French...): only the club's.
+        request.POST = request.POST.copy()
+        request.POST.pop("language", None)
+        language = ""
+    response = django_set_language(request)
+    user = request.user
+    if user.is_authenticated and language and user.language != language:
+        user.language = language
+        user.save(update_fields=["language"])
+    return response
 
 
 def member_suggestions(request: HttpRequest) -> HttpResponse:

@@ -54,6 +54,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "accounts.middleware.MemberTimeZoneMiddleware",
+    "accounts.middleware.MemberLanguageMiddleware",  # the member's saved language over LocaleMiddleware's choice
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -233,8 +234,9 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="club@cardclub.invalid")
 
-# English and German (issue 23): the browser's Accept-Language picks one (LocaleMiddleware); the translations
-# are in locale/ (`make messages` extracts them, `make install` compiles them).
+# English and German (issue 23): the member's saved choice (accounts.middleware), else the header's switcher (its
+# cookie), else the browser's Accept-Language (LocaleMiddleware); sockets choose the same way (accounts.languages).
+# The translations are in locale/ (`make messages` extracts them, `make install` compiles them).
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]

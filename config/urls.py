@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as account_views
 from config.favicon import favicon
 from tables.lobby import views as lobby_views
 
@@ -10,6 +11,8 @@ urlpatterns = [
     path("", lobby_views.home, name="home"),
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
+    # Django's set_language (django.conf.urls.i18n), which also saves a signed-in member's choice.
+    path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
     path("rules/", include("rules.urls")),

@@ -12,10 +12,13 @@ from django import template
 from django.utils import dateformat, timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import pgettext_lazy
 
 register = template.Library()
 
-FORMATS = {"": "j M Y, H:i", "time": "H:i", "seconds": "H:i:s"}
+# The date as each language writes it (German: "30. Nov. 2026"); the month's name comes from Django's translations.
+FORMATS = {"": pgettext_lazy("Django date format: day, short month, year, time", "j M Y, H:i"), "time": "H:i",
+           "seconds": "H:i:s"}
 
 
 def zone_label(moment: datetime) -> str:
@@ -34,7 +37,7 @@ def zone_label(moment: datetime) -> str:
 def when_text(value: datetime, part: str = "") -> str:
     """The words alone (for messages built in Python): `part` "" for date and time, "time", or "seconds"."""
     moment = timezone.localtime(value) if timezone.is_aware(value) else timezone.make_aware(value)
-    return f"{dateformat.format(moment, FORMATS[part])} {zone_label(moment)}"
+    return f"{dateformat.format(moment, str(FORMATS[part]))} {zone_label(moment)}"
 
 
 @register.filter

@@ -1,14 +1,16 @@
 """Turning a table into the HTML one viewer may see. Used by the page, the POST replies and the
 sockets alike, so every path shows the same thing and hides the same things.
 
-A rendered board is kept in this process under (table, version, viewer): after a move, the POST's reply
+A rendered board is kept in this process under (table, version, viewer, language): after a move, the POST's reply
 and the mover's own socket push are the same board for the same member at the same version, and
 rendering it once instead of twice takes a third of the rendering out of every move (see bench/README.md).
 It is kept in memory, not in Django's cache: a board is worth keeping only for the moment between the
 reply and the push, not a Redis round trip and a pickle each way. When a member's POST and socket reach
 different processes, the socket's process renders the board again, from the shared snapshot.
 It is safe because every change at a table bumps its version (a new version is a new key), each viewer
-has their own key (hidden cards never cross from one member's board to another's), and the version in
+has their own key (hidden cards never cross from one member's board to another's), each language too (a
+member's two tabs in two languages never share a board: the key names the language active for the render,
+which is the request's or the socket's, accounts.languages), and the version in
 the key is read from the database or from a snapshot that a committed transaction left (tables.play.snapshots),
 never trusted from a table object that may be out of date.
 """
@@ -23,6 +25,7 @@ from datetime import datetime
 
 from django.template import engines
 from django.template.backends.jinja2 import Template
+from django.utils.translation import get_language
 
 from accounts.models import User
 from tables.models import Table
@@ -31,8 +34,10 @@ from tables.play.selectors import Board, board_for, board_from
 from tables.play.snapshots import TableSnapshot
 
 BOARDS_KEPT = 1024  # rendered boards kept (most are used once, moments after they are rendered)
-_OPENING_END = ' aria-label="The table">'  # how the board's opening tag ends (jinja2/tables/play/board.html)
-_OOB_OPENING_END = ' hx-swap-oob="true" aria-label="The table">'
+# How the board's opening tag starts (jinja2/tables/play/board.html): its oob form adds hx-swap-oob right there.
+# (Not its end: that holds the aria-label, which is in the viewer's language.)
+_OPENING = '<section id="board" '
+_OOB_OPENING = '<section id="board" hx-swap-oob="true" '
 
 
 def render_board(table: Table, user: User, *, oob: bool = False) -> str:
@@ -49,14 +54,14 @@ def board_html(table: Table, user: User, *, oob: bool = False,
         return _render(lambda: board_for(table, user), user, oob=oob, key=None)
     snapshot = snapshots.recall(table.code, table.version)
     build = (lambda: board_from(snapshot, user)) if snapshot is not None else (lambda: board_for(table, user))
-    return _cached(f"board:{table.code}:{current}:{user.pk}", build, user, oob=oob)
+    return _cached(f"board:{table.code}:{current}:{user.pk}:{get_language()}", build, user, oob=oob)
 
 
 def snapshot_html(snapshot: TableSnapshot, user: User, *, oob: bool = False) -> tuple[str, datetime | None]:
     """The board for `user` at the snapshot's version, built without reading the database."""
     if not user.is_authenticated:
         return _render(lambda: board_from(snapshot, user), user, oob=oob, key=None)
-    key = f"board:{snapshot.table.code}:{snapshot.version}:{user.pk}"
+    key = f"board:{snapshot.table.code}:{snapshot.version}:{user.pk}:{get_language()}"
     return _cached(key, lambda: board_from(snapshot, user), user, oob=oob)
 
 
@@ -98,9 +103,10 @@ def _cached(key: str, build: Callable[[], Board], user: User, *, oob: bool) -> t
 def _render(build: Callable[[], Board], user: User, *, oob: bool, key: str | None) -> tuple[str, datetime | None]:
     board = build()
     deadline = board.round.deadline if board.round is not None else None
-    html = _board_template().render({"board": board, "oob": False, "user": user})
-    if oob and _OPENING_END not in html:  # the template's opening tag changed: render the oob form itself
-        return _board_template().render({"board": board, "oob": True, "user": user}), deadline
+    context = {"board": board, "oob": False, "user": user, "language": get_language()}
+    html = _board_template().render(context)
+    if oob and not html.startswith(_OPENING):  # the template's opening tag changed: render the oob form itself
+        return _board_template().render({**context, "oob": True}), deadline
     if key is not None:
         _keep_board(key, (html, deadline))
     return _as_oob(html, oob), deadline
@@ -130,4 +136,4 @@ def _rendering(key: str) -> Iterator[None]:
 
 def _as_oob(html: str, oob: bool) -> str:
     """The out-of-band form differs only by hx-swap-oob on the opening tag, exactly where the template puts it."""
-    return html.replace(_OPENING_END, _OOB_OPENING_END, 1) if oob else html
+    return _OOB_OPENING + html[len(_OPENING):] if oob and html.startswith(_OPENING) else html

@@ -21,7 +21,9 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 
+from accounts.languages import language_for
 from config.asgi_handler import kept_threads
 from tables.play import push, socket_quota
 
@@ -120,6 +122,11 @@ class ClubConsumer(AsyncWebsocketConsumer):
     the process keeps (config/asgi_handler.py) and given back when it ends, its connection closed. Left to
     asgiref, every socket of the process would share one thread, and one call waiting for the database
     (SQLite's write lock, up to its busy timeout) would hold up every socket's board.
+
+    Everything a socket sends is in its member's language (accounts.languages.language_for: their saved one, else
+    the handshake's cookie or Accept-Language): every handler runs inside `translation.override` of it, and so do
+    the renders it hands to threads (asgiref copies the context there) and the tasks it starts (they copy it too),
+    so two members at one table each read their own. The process's own tasks start in empty contexts.
     """
 
     task_fields: tuple[str, ...] = ()  # the socket's own tasks, stopped before its thread is given back
@@ -128,12 +135,16 @@ class ClubConsumer(AsyncWebsocketConsumer):
     session_groups: tuple[str, ...] = ()
     closing: bool = False
     admitted: bool = False  # holds a place among its member's sockets (see `admit`)
+    language: str = ""  # what it renders in, chosen when its first message (the connect) arrives
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        if not self.language:  # the member was read at the handshake (AuthMiddleware): no database here
+            self.language = language_for(self.scope.get("user"), self.scope)
+        with translation.override(self.language):
+            await handler(message)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """The place `admit` took and the socket's thread are given back, and its tasks stopped, however the

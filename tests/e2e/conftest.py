@@ -138,7 +138,7 @@ def log_in(page, server: Daphne, login: str, password: str = DEMO_PASSWORD) -> N
     page.goto(f"{server.url}/accounts/login/")
     page.fill("input[name=login]", login)
     page.fill("input[name=password]", password)
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")  # main: the header has forms too (language)
     page.wait_for_url(f"{server.url}/lobby/")
 
 

@@ -22,7 +22,7 @@ def test_newcomer_signs_up_logs_out_logs_in_and_sees_members_arrive(browser, ser
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
     page.fill("input[name=display_name]", "Nell Newcomer")
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")  # main: the header has forms too (language)
     page.wait_for_url(f"{server.url}/lobby/")
     expect(page.get_by_test_id("who")).to_have_text("Nell Newcomer")
 
