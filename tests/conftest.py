@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connections
 from django.test import Client
+from django.utils import translation
 
 from accounts.models import User
 
@@ -28,6 +32,25 @@ def _no_connection_outlives_the_run(django_db_setup: None, django_db_blocker: An
                 cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                                " WHERE datname = current_database() AND pid <> pg_backend_pid()")
         connections.close_all()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _german_compiled() -> None:
+    """German tests read the compiled catalogue: compile it when the .po is newer (as `make install` does), so a
+    catalogue edited since the last install is what every test sees."""
+    catalogue = Path(settings.LOCALE_PATHS[0]) / "de" / "LC_MESSAGES" / "django.po"
+    compiled = catalogue.with_suffix(".mo")
+    if catalogue.exists() and (not compiled.exists() or compiled.stat().st_mtime < catalogue.stat().st_mtime):
+        subprocess.run(["msgfmt", "--check", "-o", str(compiled), str(catalogue)], check=True)
+
+
+@pytest.fixture(autouse=True)
+def _language_of_its_own() -> Iterator[None]:
+    """A request in German leaves German active in this thread (LocaleMiddleware never switches back): each test
+    starts and ends in the site's default language."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
