@@ -556,8 +556,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-speed", default="brisk", choices=["instant", "brisk", "normal", "slow"])
     parser.add_argument("--games", default="puskiyon,hawk,sheepshead", help="the tables take them in turn")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between a table's ticks")
-    parser.add_argument("--settle", type=float, default=20.0,
-                        help="seconds after the load stops before the live checks (bots finish, sockets catch up)")
+    parser.add_argument("--settle", type=float, default=35.0,
+                        help="seconds after the load stops before the live checks (bots finish; a socket that missed "
+                             "a push catches up at its next heartbeat, every 25 s)")
     parser.add_argument("--redis-down", type=float, default=2.0, help="seconds Redis stays stopped")
     parser.add_argument("--no-redis-restart", action="store_true")
     parser.add_argument("--post-timeout", type=float, default=30.0)

@@ -14,8 +14,9 @@ from django.template.loader import render_to_string
 from tables.models import Table
 from tables.play import member_actions, pace, push, snapshots
 from tables.play.rendering import board_html, snapshot_html
+from tables.play.selectors import table_version
 from tables.play.services import presence
-from tables.play.services.errors import TableError
+from tables.play.services.errors import StaleVersion, TableError
 from tables.play.sockets import (
     CLOSE_NOT_FOUND,
     CLOSE_TRY_AGAIN,
@@ -100,6 +101,12 @@ class TableConsumer(ClubConsumer):
         try:
             await database_sync_to_async(member_actions.act_from_socket)(
                 table_id=self.table_id, table_code=self.table_code, user=self.scope["user"], message=message)
+        except StaleVersion as error:
+            await self._say(str(error))
+            # The page moved from a version it had missed (see `_alive`): it gets the board as it now is.
+            version = await database_sync_to_async(table_version)(self.table_id)
+            if version is not None and version > self.sent_version:
+                await self._caught_up(version)
         except TableError as error:
             await self._say(str(error))
 
@@ -152,11 +159,28 @@ class TableConsumer(ClubConsumer):
         while True:
             await asyncio.sleep(pace.HEARTBEAT_SECONDS)
             try:
-                if not await apart(presence.socket_seen, channel_name=self.channel_name):
+                seen, version = await apart(self._alive)
+                if not seen:
                     await apart(presence.socket_opened, table_id=self.table_id, user=self.scope["user"],
                                 channel_name=self.channel_name)
+                if version is not None and version > self.sent_version:
+                    await self._caught_up(version)
             except Exception:
                 log.exception("table %s: heartbeat failed", self.table_id)
+
+    def _alive(self) -> tuple[bool, int | None]:
+        """In a worker thread: the heartbeat, and the table's version as the database has it.
+
+        Why the version: a push can be lost after its commit (the process that made the version killed between
+        the commit and the send, the channel layer away). Nothing else would tell this page (the member may
+        wait for a bot's card that is already on the table), so each heartbeat compares, and a page that missed
+        a version gets the board within `pace.HEARTBEAT_SECONDS` (found by the chaos soak, bench/chaos.py)."""
+        return presence.socket_seen(channel_name=self.channel_name), table_version(self.table_id)
+
+    async def _caught_up(self, version: int) -> None:
+        log.warning("table %s: %s showed version %s of %s (a push was lost): sending the board", self.table_id,
+                    self.channel_name, self.sent_version, version)
+        await self._send_board(version)
 
     async def _close_when_old(self, seconds: float) -> None:
         """Close, to come back, before Daphne's own timeout would (with 1000, after which nothing retries)."""

@@ -250,6 +250,11 @@ def seat_label(seat: Seat) -> str:
     return seat.user.shown_name if seat.user else "empty seat"
 
 
+def table_version(table_id: int | None) -> int | None:
+    """The table's version as the database has it now (None: no such table)."""
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+
+
 def snapshot_of(table: Table) -> TableSnapshot:
     """The table as the database holds it now (for a version no transaction of this process left)."""
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
