@@ -233,5 +233,7 @@ def night_save(request: HttpRequest, token: str) -> HttpResponse:
 def night_detail(request: HttpRequest, night_id: int) -> TemplateResponse:
     night = get_object_or_404(ClubNight.objects.select_related("recorded_by"), pk=night_id)
     members, hands, grand = night_hands(night)
+    stake = (night.options or {}).get("stake_cents")
     return _page(request, "night_detail.html", str(night), night=night, members=members, hands=hands, totals=grand,
+                 stake_text=dollars_text(stake, signed=False) if stake else "",
                  game_title=registry.spec(night.game).title)
