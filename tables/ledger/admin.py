@@ -114,7 +114,7 @@ class LedgerEntryAdmin(ReadOnlyRecords):
         return format_html('<a href="{}">{}</a>', url, gettext("at the club (%(kind)s)") % {
             "kind": entry.in_person.get_kind_display()})
 
-    @admin.display(description=_(""))
+    @admin.display(description="")
     def correct(self, entry: LedgerEntry) -> str:
         if entry.kind == LedgerEntry.Kind.REVERSAL:
             return ""
@@ -322,26 +322,26 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
 
     @admin.display(description=_("seed"))
     def seed_shown(self, obj: Round) -> str:
-        return obj.seed if obj.over else HIDDEN
+        return obj.seed if obj.over else gettext(HIDDEN)
 
     @admin.display(description=_("result"))
     def result_shown(self, obj: Round) -> str:
         if obj.voided:
             return gettext("voided: nobody was paid")
-        return pretty_json(obj.result) if obj.over else HIDDEN
+        return pretty_json(obj.result) if obj.over else gettext(HIDDEN)
 
     @admin.display(description=_("match before the deal"))
     def match_before_shown(self, obj: Round) -> str:
-        return pretty_json(obj.match_before) if obj.over else HIDDEN
+        return pretty_json(obj.match_before) if obj.over else gettext(HIDDEN)
 
     @admin.display(description=_("state (every hand)"))
     def state_shown(self, obj: Round) -> str:
-        return pretty_json(obj.state) if obj.over else HIDDEN
+        return pretty_json(obj.state) if obj.over else gettext(HIDDEN)
 
     @admin.display(description=_("moves"))
     def moves_note(self, obj: Round) -> str:
         if not obj.over:
-            return gettext("%(count)s so far (%(hidden)s)") % {"count": obj.moves.count(), "hidden": HIDDEN}
+            return gettext("%(count)s so far (%(hidden)s)") % {"count": obj.moves.count(), "hidden": gettext(HIDDEN)}
         url = reverse("admin:tables_round_replay", args=[obj.pk])
         return format_html('{} · <a href="{}">{}</a>', gettext("%(count)s moves, listed below") % {
             "count": obj.moves.count()}, url, gettext("replay every hand"))
@@ -349,7 +349,7 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     @admin.display(description=_("replay"))
     def replay_link(self, obj: Round) -> str:
         if not obj.over:
-            return HIDDEN
+            return gettext(HIDDEN)
         return format_html('<a href="{}">{}</a>', reverse("admin:tables_round_replay", args=[obj.pk]),
             gettext("replay"))
 
@@ -391,7 +391,7 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
         found = get_object_or_404(Round.objects.select_related("match__table"), pk=round_id)
         context: dict[str, Any] = {
             **self.admin_site.each_context(request), "opts": Round._meta, "round": found,
-            "title": gettext("Replay of %(round)s") % {"round": found}, "hidden": HIDDEN,
+            "title": gettext("Replay of %(round)s") % {"round": found}, "hidden": gettext(HIDDEN),
         }
         if found.over:
             step = whole_number(request.GET.get("step"))
@@ -400,7 +400,7 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
                 steps.append(replay_step(round=found, step=step))
             context.update(deal=steps[0], current=steps[-1] if step is not None else None)
         elif request.GET.get("step"):
-            raise Http404(HIDDEN)
+            raise Http404(gettext(HIDDEN))
         return TemplateResponse(request, "tables/ledger/admin_replay.html", context)
 
 
