@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TablesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tables"
-    verbose_name = "Tables and play"
+    verbose_name = _("Tables and play")
 
     def ready(self) -> None:
         """Plug the features into `play`, which may not import them: the ledger writes a finished round's

@@ -5,6 +5,9 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from tables.chat.services import chat
 from tables.models import ChatMessage
@@ -14,11 +17,11 @@ from tables.play.admin_helpers.readonly import ReadOnlyAdmin
 
 
 class HiddenFilter(admin.SimpleListFilter):
-    title = "hidden"
+    title = _("hidden")
     parameter_name = "hidden"
 
     def lookups(self, request: HttpRequest, model_admin: object) -> list[tuple[str, str]]:
-        return [("yes", "hidden"), ("no", "shown")]
+        return [("yes", _("hidden")), ("no", _("shown"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> QuerySet[ChatMessage]:
         if self.value() == "yes":
@@ -29,11 +32,11 @@ class HiddenFilter(admin.SimpleListFilter):
 
 
 class ChatRoomFilter(admin.SimpleListFilter):
-    title = "chat"
+    title = _("chat")
     parameter_name = "chat"
 
     def lookups(self, request: HttpRequest, model_admin: object) -> list[tuple[str, str]]:
-        return [("lobby", "the lobby"), ("tables", "tables")]
+        return [("lobby", _("the lobby")), ("tables", _("tables"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> QuerySet[ChatMessage]:
         if self.value() == "lobby":
@@ -56,17 +59,19 @@ class ChatMessageAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     ordering = ("-created_at", "-id")
     actions = ["hide"]
 
-    @admin.display(description="chat", ordering="table__name")
+    @admin.display(description=_("chat"), ordering="table__name")
     def where(self, obj: ChatMessage) -> str:
-        return table_called(obj.table) if obj.table is not None else "lobby"
+        return table_called(obj.table) if obj.table is not None else gettext("lobby")
 
-    @admin.display(description="hidden")
+    @admin.display(description=_("hidden"))
     def hidden_note(self, obj: ChatMessage) -> str:
         if obj.hidden_at is None:
             return "-"
-        return f"hidden by {obj.hidden_by} at {obj.hidden_at:%Y-%m-%d %H:%M}"
+        return gettext("hidden by %(by)s at %(when)s") % {"by": obj.hidden_by,
+                                                           "when": date_format(obj.hidden_at, "Y-m-d H:i")}
 
-    @admin.action(description="Hide the selected lines from everyone")
+    @admin.action(description=_("Hide the selected lines from everyone"))
     def hide(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
         count = chat.hide_lines(staff=request.user, message_ids=queryset.values_list("pk", flat=True))
-        self.message_user(request, f"{count} line{'s' if count != 1 else ''} hidden.", messages.SUCCESS)
+        self.message_user(request, ngettext("%(count)s line hidden.", "%(count)s lines hidden.", count) % {
+            "count": count}, messages.SUCCESS)

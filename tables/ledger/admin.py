@@ -19,10 +19,13 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from tables.ledger.csv_export import csv_response
+from tables.ledger.csv_export import csv_response, machine_money
 from tables.ledger.forms import CorrectionForm, HawkResultForm, PeriodForm, SheepsheadResultForm
 from tables.ledger.selectors import balances, in_period, money_text, replay_step, seat_names
 from tables.ledger.services import inperson
@@ -47,7 +50,7 @@ def ledger_rows(entries: QuerySet[LedgerEntry]) -> Any:
         table = e.round.match.table.code if e.round_id else ""
         yield [
             e.pk, e.created_at.isoformat(), e.game, e.unit, e.member.username if e.member else "", e.is_bot,
-            e.seat, e.label, e.amount, money_text(e.amount, e.unit), e.kind, e.round_id or "", table,
+            e.seat, e.label, e.amount, machine_money(e.amount, e.unit), e.kind, e.round_id or "", table,
             e.round.number if e.round_id else "", e.in_person_id or "", e.reverses_id or "", e.corrects_id or "",
             e.made_by.username if e.made_by else "", e.reason,
         ]
@@ -61,7 +64,8 @@ class MemberListFilter(admin.SimpleListFilter):
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         members = User.objects.filter(ledger_entries__isnull=False).distinct().order_by("username")
-        return [("bots", "Bots (the house)"), *((str(u.pk), f"{u.shown_name} ({u.username})") for u in members)]
+        return [("bots", gettext("Bots (the house)")),
+            *((str(u.pk), f"{u.shown_name} ({u.username})") for u in members)]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[LedgerEntry]) -> QuerySet[LedgerEntry]:
         value = self.value()
@@ -92,36 +96,38 @@ class LedgerEntryAdmin(ReadOnlyRecords):
     change_list_template = "tables/ledger/admin_ledger_changelist.html"
     actions = ["export_csv"]
 
-    @admin.display(description="who", ordering="label")
+    @admin.display(description=_("who"), ordering="label")
     def who(self, entry: LedgerEntry) -> str:
-        return f"{entry.label} (bot)" if entry.is_bot else entry.label
+        return gettext("%(name)s (bot)") % {"name": entry.label} if entry.is_bot else entry.label
 
-    @admin.display(description="amount", ordering="amount")
+    @admin.display(description=_("amount"), ordering="amount")
     def amount_shown(self, entry: LedgerEntry) -> str:
         return money_text(entry.amount, entry.unit)
 
-    @admin.display(description="from")
+    @admin.display(description=_("from"))
     def source(self, entry: LedgerEntry) -> str:
         if entry.round_id:
             url = reverse("admin:tables_round_replay", args=[entry.round_id])
-            return format_html('<a href="{}">{}, round {}</a>', url, table_called(entry.round.match.table),
-                               entry.round.number)
+            return format_html('<a href="{}">{}</a>', url, gettext("%(table)s, round %(number)s") % {
+                "table": table_called(entry.round.match.table), "number": entry.round.number})
         url = reverse("admin:tables_inpersonrecord_change", args=[entry.in_person_id])
-        return format_html('<a href="{}">at the club ({})</a>', url, entry.in_person.get_kind_display())
+        return format_html('<a href="{}">{}</a>', url, gettext("at the club (%(kind)s)") % {
+            "kind": entry.in_person.get_kind_display()})
 
     @admin.display(description="")
     def correct(self, entry: LedgerEntry) -> str:
         if entry.kind == LedgerEntry.Kind.REVERSAL:
             return ""
         key = f"round={entry.round_id}" if entry.round_id else f"in_person={entry.in_person_id}"
-        link = format_html('<a href="{}?{}">correct…</a>', reverse("admin:tables_ledgerentry_correct"), key)
+        link = format_html('<a href="{}?{}">{}</a>', reverse("admin:tables_ledgerentry_correct"), key,
+                           gettext("correct…"))
         if entry.in_person_id is None:
             return link
         # The treasury's one-step replacement (tables.treasury), linked by URL name: the ledger imports nothing of it.
-        return format_html('{} · <a href="{}">replace the hand…</a>', link,
-                           reverse("treasury_replace_hand", args=[entry.in_person_id]))
+        return format_html('{} · <a href="{}">{}</a>', link,
+                           reverse("treasury_replace_hand", args=[entry.in_person_id]), gettext("replace the hand…"))
 
-    @admin.action(description="Export the selected entries as CSV")
+    @admin.action(description=_("Export the selected entries as CSV"))
     def export_csv(self, request: HttpRequest, queryset: QuerySet[LedgerEntry]) -> StreamingHttpResponse:
         return csv_response("ledger.csv", LEDGER_HEADER, ledger_rows(queryset))
 
@@ -137,7 +143,7 @@ class LedgerEntryAdmin(ReadOnlyRecords):
     def balances_view(self, request: HttpRequest) -> TemplateResponse:
         form = PeriodForm(request.GET or None)
         period = form.period() if request.GET else {"game": None, "start": None, "end": None}
-        return self.page(request, "admin_balances.html", "Balances per member", form=form, period=period,
+        return self.page(request, "admin_balances.html", gettext("Balances per member"), form=form, period=period,
                          rows=balances(**period))
 
     def export_view(self, request: HttpRequest) -> HttpResponse:
@@ -158,11 +164,11 @@ class LedgerEntryAdmin(ReadOnlyRecords):
         elif (in_person_id := record_id(other)) is not None:
             entries = entries.filter(in_person_id=in_person_id)
         else:
-            messages.error(request, "Choose the round (or in-person result) to correct from the ledger.")
+            messages.error(request, gettext("Choose the round (or in-person result) to correct from the ledger."))
             return redirect("admin:tables_ledgerentry_changelist")
         standing = list(entries.order_by("seat", "id"))
         if not standing:
-            messages.error(request, "There is nothing to correct there.")
+            messages.error(request, gettext("There is nothing to correct there."))
             return redirect("admin:tables_ledgerentry_changelist")
         form = CorrectionForm(request.POST or None, entries=standing)
         if request.method == "POST" and form.is_valid():
@@ -172,10 +178,13 @@ class LedgerEntryAdmin(ReadOnlyRecords):
             except TableError as error:
                 form.add_error(None, str(error))
             else:
-                messages.success(request, f"Corrected {len(written) // 2} entr{'y' if len(written) == 2 else 'ies'}: "
-                                          "the originals stay, each with its reversal and its new amount.")
+                count = len(written) // 2
+                messages.success(request, ngettext(
+                    "Corrected %(count)s entry: the original stays, with its reversal and its new amount.",
+                    "Corrected %(count)s entries: the originals stay, each with its reversal and its new amount.",
+                    count) % {"count": count})
                 return redirect("admin:tables_ledgerentry_changelist")
-        return self.page(request, "admin_correct.html", "Correct ledger entries", form=form, entries=standing,
+        return self.page(request, "admin_correct.html", gettext("Correct ledger entries"), form=form, entries=standing,
                          source_round=source, source_in_person=other)
 
 
@@ -192,28 +201,30 @@ class InPersonRecordAdmin(ReadOnlyRecords):
     change_list_template = "tables/ledger/admin_inperson_changelist.html"
     change_form_template = "tables/ledger/admin_inperson_change.html"
 
-    @admin.display(description="version")
+    @admin.display(description=_("version"))
     def version(self, record: InPersonRecord) -> str:
         successor = getattr(record, "replaced_by", None)
         if successor is not None:
-            return f"replaced by {successor.pk}"
-        return f"replaces {record.replaces_id}" if record.replaces_id else ""
+            return gettext("replaced by %(id)s") % {"id": successor.pk}
+        return gettext("replaces %(id)s") % {"id": record.replaces_id} if record.replaces_id else ""
 
-    @admin.display(description="replaces")
+    @admin.display(description=_("replaces"))
     def replaces_shown(self, record: InPersonRecord) -> str:
         if record.replaces_id is None:
             return "—"
         url = reverse("admin:tables_inpersonrecord_change", args=[record.replaces_id])
-        return format_html('<a href="{}">in-person result {}</a>', url, record.replaces_id)
+        return format_html('<a href="{}">{}</a>', url, gettext("in-person result %(id)s") % {"id": record.replaces_id})
 
-    @admin.display(description="replaced by")
+    @admin.display(description=_("replaced by"))
     def replaced_by_shown(self, record: InPersonRecord) -> str:
         successor = InPersonRecord.objects.filter(replaces=record).first()
         if successor is None:
             return "—"
         url = reverse("admin:tables_inpersonrecord_change", args=[successor.pk])
-        return format_html('<a href="{}">in-person result {}</a> (by {} on {}: {})', url, successor.pk,
-                           successor.recorded_by.shown_name, successor.recorded_at.date(), successor.reason)
+        return format_html('<a href="{}">{}</a> {}', url, gettext("in-person result %(id)s") % {"id": successor.pk},
+                           gettext("(by %(by)s on %(day)s: %(reason)s)") % {
+                               "by": successor.recorded_by.shown_name, "day": date_format(successor.recorded_at.date()),
+                               "reason": successor.reason})
 
     def render_change_form(self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
         record = context.get("original")
@@ -222,7 +233,7 @@ class InPersonRecordAdmin(ReadOnlyRecords):
             context["replace_url"] = reverse("treasury_replace_hand", args=[record.pk])
         return super().render_change_form(request, context, *args, **kwargs)
 
-    @admin.display(description="ledger entries")
+    @admin.display(description=_("ledger entries"))
     def entries(self, record: InPersonRecord) -> str:
         lines = [f"{e.label}: {money_text(e.amount, e.unit)} ({e.get_kind_display()})"
                  for e in record.ledger_entries.order_by("created_at", "id")]
@@ -243,7 +254,7 @@ class InPersonRecordAdmin(ReadOnlyRecords):
             except TableError as error:
                 form.add_error(None, str(error))
             else:
-                messages.success(request, f"Recorded: {record.summary}")
+                messages.success(request, gettext("Recorded: %(summary)s") % {"summary": record.summary})
                 return redirect(reverse("admin:tables_ledgerentry_balances") + f"?game={record.game}")
         return self.page(request, "admin_inperson_form.html", title, form=form)
 
@@ -251,11 +262,11 @@ class InPersonRecordAdmin(ReadOnlyRecords):
         form = SheepsheadResultForm(request.POST or None)
         kind = request.POST.get("kind")
         call = inperson.record_sheepshead_leaster if kind == "leaster" else inperson.record_sheepshead_hand
-        return self._record(request, form, call, "Record a Sheepshead hand played at the club")
+        return self._record(request, form, call, gettext("Record a Sheepshead hand played at the club"))
 
     def hawk_view(self, request: HttpRequest) -> HttpResponse:
         return self._record(request, HawkResultForm(request.POST or None), inperson.record_hawk_round,
-                            "Record a Hawk round played at the club")
+                            gettext("Record a Hawk round played at the club"))
 
 
 class MoveInline(ReadOnlyInline):
@@ -278,7 +289,7 @@ def round_rows(rounds: QuerySet[Round]) -> Any:
         yield [
             r.pk, table.code, table.game, r.number, r.started_at.isoformat(),
             r.finished_at.isoformat() if r.finished_at else "", r.over, " | ".join(names),
-            " ".join(str(d) for d in deltas), " ".join(money_text(d, unit) for d in deltas), r.commitment, r.salt,
+            " ".join(str(d) for d in deltas), " ".join(machine_money(d, unit) for d in deltas), r.commitment, r.salt,
             r.seed if r.over else HIDDEN, r.moves.count() if r.over else HIDDEN,
         ]
 
@@ -301,59 +312,62 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     def get_inlines(self, request: HttpRequest, obj: Round | None) -> list[Any]:
         return [MoveInline] if obj is not None and obj.over else []
 
-    @admin.display(description="game", ordering="match__table__game")
+    @admin.display(description=_("game"), ordering="match__table__game")
     def game(self, obj: Round) -> str:
         return obj.match.table.get_game_display()
 
-    @admin.display(description="table", ordering="match__table__name")
+    @admin.display(description=_("table"), ordering="match__table__name")
     def table_name(self, obj: Round) -> str:
         return table_called(obj.match.table)
 
-    @admin.display(description="seed")
+    @admin.display(description=_("seed"))
     def seed_shown(self, obj: Round) -> str:
-        return obj.seed if obj.over else HIDDEN
+        return obj.seed if obj.over else gettext(HIDDEN)
 
-    @admin.display(description="result")
+    @admin.display(description=_("result"))
     def result_shown(self, obj: Round) -> str:
         if obj.voided:
-            return "voided: nobody was paid"
-        return pretty_json(obj.result) if obj.over else HIDDEN
+            return gettext("voided: nobody was paid")
+        return pretty_json(obj.result) if obj.over else gettext(HIDDEN)
 
-    @admin.display(description="match before the deal")
+    @admin.display(description=_("match before the deal"))
     def match_before_shown(self, obj: Round) -> str:
-        return pretty_json(obj.match_before) if obj.over else HIDDEN
+        return pretty_json(obj.match_before) if obj.over else gettext(HIDDEN)
 
-    @admin.display(description="state (every hand)")
+    @admin.display(description=_("state (every hand)"))
     def state_shown(self, obj: Round) -> str:
-        return pretty_json(obj.state) if obj.over else HIDDEN
+        return pretty_json(obj.state) if obj.over else gettext(HIDDEN)
 
-    @admin.display(description="moves")
+    @admin.display(description=_("moves"))
     def moves_note(self, obj: Round) -> str:
         if not obj.over:
-            return f"{obj.moves.count()} so far ({HIDDEN})"
+            return gettext("%(count)s so far (%(hidden)s)") % {"count": obj.moves.count(), "hidden": gettext(HIDDEN)}
         url = reverse("admin:tables_round_replay", args=[obj.pk])
-        return format_html('{} moves, listed below · <a href="{}">replay every hand</a>', obj.moves.count(), url)
+        return format_html('{} · <a href="{}">{}</a>', gettext("%(count)s moves, listed below") % {
+            "count": obj.moves.count()}, url, gettext("replay every hand"))
 
-    @admin.display(description="replay")
+    @admin.display(description=_("replay"))
     def replay_link(self, obj: Round) -> str:
         if not obj.over:
-            return HIDDEN
-        return format_html('<a href="{}">replay</a>', reverse("admin:tables_round_replay", args=[obj.pk]))
+            return gettext(HIDDEN)
+        return format_html('<a href="{}">{}</a>', reverse("admin:tables_round_replay", args=[obj.pk]),
+            gettext("replay"))
 
-    @admin.action(description="Export the selected rounds as CSV")
+    @admin.action(description=_("Export the selected rounds as CSV"))
     def export_csv(self, request: HttpRequest, queryset: QuerySet[Round]) -> StreamingHttpResponse:
         return csv_response("rounds.csv", ROUND_CSV_HEADER, round_rows(queryset))
 
     def has_void_permission(self, request: HttpRequest) -> bool:
         return may_change_play(request)
 
-    @admin.action(description="Void the selected unfinished rounds…", permissions=["void"])
+    @admin.action(description=_("Void the selected unfinished rounds…"), permissions=["void"])
     def void_rounds(self, request: HttpRequest, queryset: QuerySet[Round]) -> TemplateResponse | None:
         return with_reason(
-            self, request, queryset, action="void_rounds", title="Void rounds", button="Void them", done="Voided",
-            intro="Each round ends unpaid (no ledger entries; its seed and moves become reviewable) and its table, "
-                  "if still playing, deals the next round from the match as it stood. A finished round is not "
-                  "voided: correct it through the ledger.",
+            self, request, queryset, action="void_rounds", title=gettext("Void rounds"),
+            button=gettext("Void them"), done=gettext("Voided"),
+            intro=gettext("Each round ends unpaid (no ledger entries; its seed and moves become reviewable) and its "
+                          "table, if still playing, deals the next round from the match as it stood. A finished round "
+                          "is not voided: correct it through the ledger."),
             service=lambda rnd, reason: void_round(round_id=rnd.pk, admin=request.user, reason=reason),
         )
 
@@ -377,7 +391,7 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
         found = get_object_or_404(Round.objects.select_related("match__table"), pk=round_id)
         context: dict[str, Any] = {
             **self.admin_site.each_context(request), "opts": Round._meta, "round": found,
-            "title": f"Replay of {found}", "hidden": HIDDEN,
+            "title": gettext("Replay of %(round)s") % {"round": found}, "hidden": gettext(HIDDEN),
         }
         if found.over:
             step = whole_number(request.GET.get("step"))
@@ -386,7 +400,7 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
                 steps.append(replay_step(round=found, step=step))
             context.update(deal=steps[0], current=steps[-1] if step is not None else None)
         elif request.GET.get("step"):
-            raise Http404(HIDDEN)
+            raise Http404(gettext(HIDDEN))
         return TemplateResponse(request, "tables/ledger/admin_replay.html", context)
 
 
@@ -413,14 +427,15 @@ class MatchResultAdmin(ReadOnlyRecords):
     def get_queryset(self, request: HttpRequest) -> QuerySet[MatchResult]:
         return super().get_queryset(request).prefetch_related("places__user")
 
-    @admin.display(description="table")
+    @admin.display(description=_("table"))
     def table_name(self, result: MatchResult) -> str:
         return table_called(result.table)
 
-    @admin.display(description="won")
+    @admin.display(description=_("won"))
     def winners(self, result: MatchResult) -> str:
         won = [p for p in result.places.all() if p.won]
-        return ", ".join(p.user.shown_name if p.user is not None else f"Bot (seat {p.seat + 1})" for p in won)
+        return ", ".join(p.user.shown_name if p.user is not None else gettext("Bot (seat %(number)s)") % {
+            "number": p.seat + 1} for p in won)
 
 
 @admin.register(Season)

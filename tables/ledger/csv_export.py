@@ -10,6 +10,9 @@ import re
 from typing import Any
 
 from django.http import StreamingHttpResponse
+from django.utils.translation import override
+
+from tables.ledger.selectors import money_text
 
 
 class _Echo:
@@ -30,6 +33,14 @@ def _cell(value: Any) -> Any:
 
 _AMOUNT = r"[+-]?(?:\$\d+\.\d\d|\d+(?: points?)?)"
 _AMOUNTS = re.compile(rf"{_AMOUNT}(?: {_AMOUNT})*")
+
+
+def machine_money(amount: int, unit: str) -> str:
+    """An amount as the CSV files write it in every language ("-$1.80", "+3 points"): a file is read by
+    spreadsheets and scripts as much as by people, so its numbers never change with the reader's language (only
+    the member-facing statement's headers and sentences do)."""
+    with override("en"):
+        return money_text(amount, unit)
 
 
 def csv_response(filename: str, header: list[str], rows: Any) -> StreamingHttpResponse:

@@ -11,6 +11,9 @@ from datetime import date
 from typing import Any
 
 from django import forms
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.fields import MemberField
 from rules.engine import registry
@@ -28,15 +31,15 @@ def split_words(text: str) -> list[str]:
 class PeriodForm(forms.Form):
     """A game and a date range; every field may be left empty."""
 
-    game = forms.ChoiceField(required=False, choices=lambda: [("", "All games"), *game_choices()])
-    start = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+    game = forms.ChoiceField(required=False, label=_("Game"), choices=lambda: [("", _("All games")), *game_choices()])
+    start = forms.DateField(required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         start, end = data.get("start"), data.get("end")
         if start and end and start > end:
-            raise forms.ValidationError("The period ends before it starts.")
+            raise forms.ValidationError(_("The period ends before it starts."))
         return data
 
     def period(self) -> dict[str, Any]:
@@ -48,7 +51,7 @@ class PeriodForm(forms.Form):
 
 
 def day_text(day: date) -> str:
-    return f"{day.day} {day:%b %Y}"
+    return date_format(day, "j M Y")
 
 
 class StandingsForm(PeriodForm):
@@ -59,27 +62,30 @@ class StandingsForm(PeriodForm):
     ALL, MONTH, SEASON, DATES = "all", "month", "season", "dates"
     MINIMUM_MAX = 10_000
 
-    period = forms.ChoiceField(required=False, label="Period")
+    period = forms.ChoiceField(required=False, label=_("Period"))
     minimum = WholeNumberField(
-        required=False, min_value=0, max_value=MINIMUM_MAX, label="At least",
-        help_text="Games to be ranked (hands, or matches where matches are counted); fewer: listed as not yet ranked.",
+        required=False, min_value=0, max_value=MINIMUM_MAX, label=_("At least"),
+        help_text=_("Games to be ranked (hands, or matches where matches are counted); fewer: listed as not yet "
+                    "ranked."),
         widget=forms.NumberInput(attrs={"min": 0, "max": MINIMUM_MAX, "inputmode": "numeric"}))
 
     def __init__(self, *args: Any, today: date, season: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.today, self.season = today, season
-        this_season = (f"This season ({season.name}: {day_text(season.starts)} to {day_text(season.ends)})"
-                       if season is not None else "This season (no season is set)")
+        this_season = (gettext("This season (%(name)s: %(start)s to %(end)s)") % {
+            "name": season.name, "start": day_text(season.starts), "end": day_text(season.ends)}
+            if season is not None else gettext("This season (no season is set)"))
         self.fields["period"].choices = [
-            (self.ALL, "All time"), (self.MONTH, f"This month ({today:%B %Y})"), (self.SEASON, this_season),
-            (self.DATES, "The dates below"),
+            (self.ALL, gettext("All time")),
+            (self.MONTH, gettext("This month (%(month)s)") % {"month": date_format(today, "YEAR_MONTH_FORMAT")}),
+            (self.SEASON, this_season), (self.DATES, gettext("The dates below")),
         ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         chosen = data.get("period") or (self.DATES if data.get("start") or data.get("end") else self.ALL)
         if chosen == self.SEASON and self.season is None:
-            raise forms.ValidationError("No season is set: the club's admins set seasons. Choose another period.")
+            raise forms.ValidationError(_("No season is set: the club's admins set seasons. Choose another period."))
         data["period"] = chosen
         return data
 
@@ -103,12 +109,13 @@ class StandingsForm(PeriodForm):
                 "period": chosen}
 
 
-def seat_fields(form: forms.Form, prefix: str, count: int, *, required: int = 0, label: str = "Seat") -> None:
+def seat_fields(form: forms.Form, prefix: str, count: int, *, required: int = 0, label: Any = None) -> None:
     """`count` member boxes named `<prefix>_1`..., one per seat in order; the first `required` must be filled."""
+    word = label if label is not None else _("Seat")
     for number in range(1, count + 1):
         form.fields[f"{prefix}_{number}"] = MemberField(
-            required=number <= required, label=f"{label} {number}",
-            help_text="Username, display name or email." if number == 1 else "",
+            required=number <= required, label=f"{word} {number}",
+            help_text=_("Username, display name or email.") if number == 1 else "",
         )
 
 
@@ -118,31 +125,34 @@ def seated(data: dict[str, Any], prefix: str, count: int) -> list[Any]:
 
 
 class SheepsheadResultForm(forms.Form):
-    KIND_CHOICES = [("hand", "A picked hand"), ("leaster", "A leaster (nobody picked)")]
+    KIND_CHOICES = [("hand", _("A picked hand")), ("leaster", _("A leaster (nobody picked)"))]
     SEATS = 7
 
-    kind = forms.ChoiceField(choices=KIND_CHOICES, widget=forms.RadioSelect, initial="hand")
-    picker = MemberField(required=False, help_text="The picker: username, display name or email.")
-    partner = MemberField(required=False, help_text="The partner; empty if the picker played alone.")
+    kind = forms.ChoiceField(label=_("Kind"), choices=KIND_CHOICES, widget=forms.RadioSelect, initial="hand")
+    picker = MemberField(required=False, label=_("Picker"), help_text=_("The picker: username, display name or email."))
+    partner = MemberField(required=False, label=_("Partner"),
+        help_text=_("The partner; empty if the picker played alone."))
     picker_points = forms.CharField(
-        required=False, max_length=10, help_text="Points taken by the picker's side, with the bury (0 to 120)."
+        required=False, max_length=10, label=_("Picker's points"),
+            help_text=_("Points taken by the picker's side, with the bury (0 to 120).")
     )
     leaster_points = forms.CharField(
-        required=False, max_length=100, label="Leaster points",
-        help_text="Leaster: each player's points in the same order (the blind counts with the last trick).",
+        required=False, max_length=100, label=_("Leaster points"),
+        help_text=_("Leaster: each player's points in the same order (the blind counts with the last trick)."),
     )
     leaster_tricks = forms.CharField(
-        required=False, max_length=100, label="Leaster tricks", help_text="Leaster: each player's tricks, same order."
+        required=False, max_length=100, label=_("Leaster tricks"),
+            help_text=_("Leaster: each player's tricks, same order.")
     )
-    stake_cents = WholeNumberField(initial=100, label="Stake (cents)")
-    played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}),
-                                help_text="Empty: today.")
-    note = forms.CharField(required=False, max_length=200)
+    stake_cents = WholeNumberField(initial=100, label=_("Stake (cents)"))
+    played_on = forms.DateField(required=False, label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}),
+                                help_text=_("Empty: today."))
+    note = forms.CharField(required=False, max_length=200, label=_("Note"))
     field_order = ["kind", *(f"player_{n}" for n in range(1, SEATS + 1))]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        seat_fields(self, "player", self.SEATS, label="Player")
+        seat_fields(self, "player", self.SEATS, label=_("Player"))
         self.order_fields(self.field_order)
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -164,28 +174,31 @@ BONUS_CHOICES = [(kind, f"{kind.replace('_', ' ')}: {words}") for kind, words in
 class HawkResultForm(forms.Form):
     SEATS = 6
 
-    lafh_1 = MemberField(label="LAFH", help_text="Who took the first trick (with 2 or 3 players: the last trick).")
-    lafh_2 = MemberField(required=False, label="LAFH (last trick)",
-                         help_text="Who took the last trick; empty if the same player took both (solo).")
-    solo = forms.BooleanField(required=False, help_text="One player took the first and the last trick (4-6 players).")
-    lafh_pips = forms.CharField(max_length=10, label="LAFH pips")
+    lafh_1 = MemberField(label=_("LAFH"),
+        help_text=_("Who took the first trick (with 2 or 3 players: the last trick)."))
+    lafh_2 = MemberField(required=False, label=_("LAFH (last trick)"),
+                         help_text=_("Who took the last trick; empty if the same player took both (solo)."))
+    solo = forms.BooleanField(required=False, label=_("Solo"),
+        help_text=_("One player took the first and the last trick (4-6 players)."))
+    lafh_pips = forms.CharField(max_length=10, label=_("LAFH pips"))
     nob_pips = forms.CharField(
-        required=False, max_length=10, label="NOB pips", help_text="May stay empty with 4 or 5 players (220 in all)."
+        required=False, max_length=10, label=_("NOB pips"),
+            help_text=_("May stay empty with 4 or 5 players (220 in all).")
     )
     lafh_bonuses = forms.MultipleChoiceField(
-        required=False, choices=BONUS_CHOICES, widget=forms.CheckboxSelectMultiple, label="Bonus kinds shown by LAFH"
+        required=False, choices=BONUS_CHOICES, widget=forms.CheckboxSelectMultiple, label=_("Bonus kinds shown by LAFH")
     )
     nob_bonuses = forms.MultipleChoiceField(
-        required=False, choices=BONUS_CHOICES, widget=forms.CheckboxSelectMultiple, label="Bonus kinds shown by NOB"
+        required=False, choices=BONUS_CHOICES, widget=forms.CheckboxSelectMultiple, label=_("Bonus kinds shown by NOB")
     )
-    played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}),
-                                help_text="Empty: today.")
-    note = forms.CharField(required=False, max_length=200)
+    played_on = forms.DateField(required=False, label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}),
+                                help_text=_("Empty: today."))
+    note = forms.CharField(required=False, max_length=200, label=_("Note"))
     field_order = [f"player_{n}" for n in range(1, SEATS + 1)]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        seat_fields(self, "player", self.SEATS, label="Player")
+        seat_fields(self, "player", self.SEATS, label=_("Player"))
         self.order_fields(self.field_order)
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -201,15 +214,16 @@ class HawkResultForm(forms.Form):
 class CorrectionForm(forms.Form):
     """One amount field per entry still standing (built from them), and the reason."""
 
-    reason = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 60}))
+    reason = forms.CharField(max_length=300, label=_("Reason"), widget=forms.TextInput(attrs={"size": 60}))
 
     def __init__(self, *args: Any, entries: list[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.entries = entries
         for entry in entries:
             self.fields[f"amount_{entry.pk}"] = WholeNumberField(
-                initial=entry.amount, label=f"{entry.label} (seat {entry.seat + 1})",
-                help_text="cents" if entry.unit == "cents" else "points",
+                initial=entry.amount,
+                label=gettext("%(name)s (seat %(number)s)") % {"name": entry.label, "number": entry.seat + 1},
+                help_text=gettext("cents") if entry.unit == "cents" else gettext("points"),
             )
 
     def changes(self) -> dict[int, int]:

@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
+from django.utils.formats import date_format, number_format
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
 from accounts.time_zones import zone_named
@@ -28,7 +31,7 @@ from tables.models import InPersonRecord, LedgerEntry, MatchPlace, MatchResult, 
 from tables.play.amounts import points_text
 from tables.play.selectors import name_seats, round_headline, seat_label
 
-HOUSE = "Bots (the house)"
+HOUSE = gettext_noop("Bots (the house)")  # English here; shown through gettext(HOUSE)
 
 
 def in_period(entries: QuerySet[LedgerEntry], start: date | None, end: date | None) -> QuerySet[LedgerEntry]:
@@ -40,10 +43,19 @@ def in_period(entries: QuerySet[LedgerEntry], start: date | None, end: date | No
     return entries
 
 
+def dollars_text(cents: int | float, *, signed: bool = True) -> str:
+    """Dollars in the active language's number format, the sign before it: "+$12.50" in English, "+12,50 $" in
+    German (where the unit follows the number). The club's unit stays the dollar whatever the language; where the
+    sign goes is the catalogue's business ("$%(amount)s"), the digits Django's (`number_format`)."""
+    sign = "-" if cents < 0 else "+" if cents > 0 and signed else ""
+    number = number_format(Decimal(f"{abs(cents) / 100:.2f}"), decimal_pos=2, use_l10n=True)
+    # Translators: an amount of the club's money; %(amount)s is the number, already in your format ("12,50").
+    return sign + gettext("$%(amount)s") % {"amount": number}
+
+
 def money_text(amount: int, unit: str) -> str:
     if unit == "cents":
-        sign = "-" if amount < 0 else "+" if amount > 0 else ""
-        return f"{sign}${abs(amount) / 100:.2f}"
+        return dollars_text(amount)
     return points_text(amount, signed=True)
 
 
@@ -73,8 +85,9 @@ class HistoryRow(EntryAmounts):
         entry = self.entry
         if entry.round_id is not None:
             table = entry.round.match.table
-            return f"{table.name or table.get_game_display() + ' table'}, round {entry.round.number}"
-        return f"At the club's table, {entry.in_person.played_on:%Y-%m-%d}"
+            called = table.name or gettext("%(game)s table") % {"game": table.get_game_display()}
+            return gettext("%(table)s, round %(number)s") % {"table": called, "number": entry.round.number}
+        return gettext("At the club's table, %(day)s") % {"day": date_format(entry.in_person.played_on)}
 
     @property
     def what(self) -> str:
@@ -84,13 +97,15 @@ class HistoryRow(EntryAmounts):
                 record = entry.in_person
                 if record.replaces_id is not None:
                     by = record.recorded_by.shown_name
-                    return f"{record.summary} (replacing an earlier record, by {by}: {record.reason})"
+                    return gettext("%(summary)s (replacing an earlier record, by %(by)s: %(reason)s)") % {
+                        "summary": record.summary, "by": by, "reason": record.reason}
                 return record.summary
             summary = (entry.round.result or {}).get("summary") or {}
-            return round_headline(summary, self.names) or "Result"
-        by = entry.made_by.shown_name if entry.made_by else "an admin"
-        verb = "Reversed" if entry.kind == LedgerEntry.Kind.REVERSAL else "Corrected"
-        return f"{verb} by {by}: {entry.reason}"
+            return round_headline(summary, self.names) or gettext("Result")
+        by = entry.made_by.shown_name if entry.made_by else gettext("an admin")
+        if entry.kind == LedgerEntry.Kind.REVERSAL:
+            return gettext("Reversed by %(by)s: %(reason)s") % {"by": by, "reason": entry.reason}
+        return gettext("Corrected by %(by)s: %(reason)s") % {"by": by, "reason": entry.reason}
 
 
 @dataclass
@@ -231,7 +246,8 @@ def _names_by_round(round_ids: set[int]) -> dict[int, list[str]]:
     results = LedgerEntry.objects.filter(round_id__in=round_ids, kind=LedgerEntry.Kind.RESULT)
     for round_id, seat, label in results.values_list("round_id", "seat", "label"):
         found[round_id][seat] = label
-    return {rid: [seats.get(p, f"seat {p + 1}") for p in range(max(seats) + 1)] for rid, seats in found.items()}
+    return {rid: [seats.get(p, gettext("seat %(number)s") % {"number": p + 1}) for p in range(max(seats) + 1)]
+            for rid, seats in found.items()}
 
 
 def club_zone() -> ZoneInfo:
@@ -274,10 +290,11 @@ def average_text(total: int, hands: int, spec: GameSpec) -> str:
         return "—"
     average = total / hands
     if spec.unit == "cents":
-        sign = "-" if average < 0 else "+" if average > 0 else ""
-        return f"{sign}${abs(average) / 100:.2f}"
+        return dollars_text(average)
     signed = spec.ranked_by == "total" and not spec.lower_is_better
-    return f"{average:+.1f}" if signed and average else f"{average:.1f}"
+    shown = number_format(Decimal(f"{abs(average):.1f}"), decimal_pos=1, use_l10n=True)
+    sign = "-" if average < 0 else "+" if signed and average else ""
+    return sign + shown
 
 
 @dataclass
@@ -328,7 +345,10 @@ class Standing:
 
     @property
     def win_rate_text(self) -> str:
-        return f"{self.win_rate:.0%}" if self.matches else "—"
+        if not self.matches:
+            return "—"
+        # Translators: a win rate; "%(rate)s%%" is "50%" (German writes "50 %").
+        return gettext("%(rate)s%%") % {"rate": number_format(round(self.win_rate * 100), use_l10n=True)}
 
     @property
     def games(self) -> int:
@@ -380,7 +400,7 @@ def _total_lines(spec: GameSpec, start: date | None, end: date | None) -> list[S
     )
     names = _names([r["member"] for r in rows])
     return [
-        Standing(name=names[r["member"]][0] if r["member"] else HOUSE, member_id=r["member"], spec=spec,
+        Standing(name=names[r["member"]][0] if r["member"] else gettext(HOUSE), member_id=r["member"], spec=spec,
                  username=names[r["member"]][1] if r["member"] else "", hands=r["online"] + r["in_person"],
                  total=r["total"] or 0)
         for r in rows
@@ -394,7 +414,7 @@ def _match_lines(spec: GameSpec, start: date | None, end: date | None) -> list[S
     )
     names = _names([r["user"] for r in rows])
     return [
-        Standing(name=names[r["user"]][0] if r["user"] else HOUSE, member_id=r["user"], spec=spec,
+        Standing(name=names[r["user"]][0] if r["user"] else gettext(HOUSE), member_id=r["user"], spec=spec,
                  username=names[r["user"]][1] if r["user"] else "", hands=r["hands"] or 0, total=r["total"] or 0,
                  matches=r["matches"], won=r["won"])
         for r in rows
@@ -432,7 +452,7 @@ def balances(*, game: str | None = None, start: date | None = None, end: date | 
     rows = entries.values("member", "game", "unit").annotate(total=Sum("amount"), n=Count("id"))
     names = {u.pk: u.shown_name for u in User.objects.filter(pk__in=[r["member"] for r in rows if r["member"]])}
     found = [
-        BalanceRow(member_id=r["member"], name=names.get(r["member"], HOUSE), game=r["game"], unit=r["unit"],
+        BalanceRow(member_id=r["member"], name=names.get(r["member"], gettext(HOUSE)), game=r["game"], unit=r["unit"],
                    total=r["total"] or 0, entries=r["n"])
         for r in rows
     ]
@@ -500,7 +520,7 @@ class ReplayStep:
 def seat_names(round: Round) -> tuple[list[str], list[bool]]:
     """Who sat where: the labels the ledger kept (as they were then), else the seats now."""
     players = int(round.match.config["players"])
-    names = [f"Seat {p + 1}" for p in range(players)]
+    names = [gettext("Seat %(number)s") % {"number": p + 1} for p in range(players)]
     bots = [False] * players
     results = LedgerEntry.objects.filter(round=round, kind=LedgerEntry.Kind.RESULT)
     labelled = results.values_list("seat", "label", "is_bot")
@@ -548,7 +568,8 @@ def replay_step(*, round: Round, step: int) -> ReplayStep:
         round=round, game=table.game, title=registry.spec(table.game).title, step=step, total=len(moves),
         seats=seats, last=name_seats(public.get("last", ""), names), prompt=name_seats(public.get("prompt", ""), names),
         trick=trick, top=public.get("top"), move=moves[step - 1] if step else None,
-        moves=[{"seq": m.seq, "name": names[m.seat] if m.seat < len(names) else f"seat {m.seat}", "text": m.text,
+        moves=[{"seq": m.seq, "name": names[m.seat] if m.seat < len(names) else gettext("seat %(number)s") % {
+                    "number": m.seat}, "text": m.text,
                 "actor": m.get_actor_display()} for m in moves],
         blind=list(record.get("blind") or []), bury=list(record.get("bury") or []), headline=headline,
     )

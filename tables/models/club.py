@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from tables.models.play import Match, Table, game_choices
 
@@ -19,21 +20,23 @@ class MatchResult(models.Model):
     One row per match (a match that ended before its first round finished has none: nothing to rank)."""
 
     class Ending(models.TextChoices):
-        PLAYED = "played", "played out"
-        CLOSED = "closed", "table closed"
+        PLAYED = "played", _("played out")
+        CLOSED = "closed", _("table closed")
 
     match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="result")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="match_results")
     game = models.CharField(max_length=20, choices=game_choices, db_index=True)
-    unit = models.CharField(max_length=10, help_text="cents (money) or points, as the game's ledger entries.")
+    unit = models.CharField(max_length=10, help_text=_("cents (money) or points, as the game's ledger entries."))
     ending = models.CharField(max_length=10, choices=Ending.choices)
-    rounds = models.PositiveIntegerField(help_text="Rounds finished and scored (voided rounds not counted).")
+    rounds = models.PositiveIntegerField(help_text=_("Rounds finished and scored (voided rounds not counted)."))
     finished_at = models.DateTimeField(db_index=True)
     rating_seq = models.PositiveIntegerField(
         null=True, blank=True,
-        help_text="The order in which this game's ratings took the match in (rebuild_ratings replays in it).")
+        help_text=_("The order in which this game's ratings took the match in (rebuild_ratings replays in it)."))
 
     class Meta:
+        verbose_name = _("match result")
+        verbose_name_plural = _("match results")
         ordering = ["-finished_at", "-pk"]
         constraints = [
             models.UniqueConstraint(fields=["game", "rating_seq"], name="one_rating_step_per_game_and_seq"),
@@ -53,12 +56,14 @@ class MatchPlace(models.Model):
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_places", null=True, blank=True)
-    bot = models.CharField(max_length=40, blank=True, help_text="The bot's rating name when a bot held the seat.")
+    bot = models.CharField(max_length=40, blank=True, help_text=_("The bot's rating name when a bot held the seat."))
     total = models.IntegerField()
     place = models.PositiveSmallIntegerField()
     won = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("match place")
+        verbose_name_plural = _("match places")
         ordering = ["result", "place", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["result", "seat"], name="one_place_per_seat"),
@@ -82,6 +87,8 @@ class Rating(models.Model):
     updated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], condition=Q(user__isnull=False),
                                     name="one_rating_per_member_and_game"),
@@ -104,6 +111,8 @@ class RatingChange(models.Model):
     sigma_after = models.FloatField()
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["result__rating_seq", "pk"]
         constraints = [models.UniqueConstraint(fields=["result", "rating"], name="one_change_per_match_and_rating")]
 
@@ -119,6 +128,8 @@ class Season(models.Model):
     ends = models.DateField()
 
     class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         ordering = ["-starts"]
         constraints = [
             models.CheckConstraint(condition=Q(ends__gte=models.F("starts")), name="a_season_ends_after_it_starts"),
@@ -132,11 +143,11 @@ class Invitation(models.Model):
     """A private table's creator asks a member to sit down; the member takes the seat by the link, or declines."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "waiting for an answer"
-        ACCEPTED = "accepted", "accepted"
-        DECLINED = "declined", "declined"
-        EXPIRED = "expired", "expired"
-        WITHDRAWN = "withdrawn", "withdrawn"
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        EXPIRED = "expired", _("expired")
+        WITHDRAWN = "withdrawn", _("withdrawn")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
     invited = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
@@ -148,6 +159,8 @@ class Invitation(models.Model):
     answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
         ordering = ["-created_at"]
         constraints = [
             models.UniqueConstraint(fields=["table", "invited"], condition=Q(status="pending"),
@@ -175,6 +188,8 @@ class ChatMessage(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_hidden", null=True, blank=True)
 
     class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
         ordering = ["created_at", "pk"]
         indexes = [models.Index(fields=["table", "created_at"], name="chat_by_table_and_time")]
         constraints = [
@@ -194,6 +209,8 @@ class ChatMute(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("chat mute")
+        verbose_name_plural = _("chat mutes")
         constraints = [
             models.UniqueConstraint(fields=["member", "muted"], name="one_mute_per_pair"),
             models.CheckConstraint(condition=~Q(member=models.F("muted")), name="no_muting_oneself"),

@@ -16,12 +16,13 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from tables.models.play import Round, game_choices
 from tables.play.amounts import points_text
 from tables.play.services.errors import NotAllowed
 
-UNIT_CHOICES = [("cents", "cents (money)"), ("points", "points")]
+UNIT_CHOICES = [("cents", _("cents (money)")), ("points", _("points"))]
 
 
 class EntryIsFinal(NotAllowed):
@@ -83,17 +84,18 @@ class ClubNight(AppendOnlyModel):
 
     game = models.CharField(max_length=20, choices=game_choices, db_index=True)
     played_on = models.DateField()
-    seats = models.JSONField(help_text="The players' member ids, in seat order.")
-    options = models.JSONField(default=dict, blank=True, help_text="The night's stake and house rules.")
+    seats = models.JSONField(help_text=_("The players' member ids, in seat order."))
+    options = models.JSONField(default=dict, blank=True, help_text=_("The night's stake and house rules."))
     note = models.CharField(max_length=200, blank=True)
     token = models.CharField(max_length=64, unique=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="club_nights")
     recorded_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
+        verbose_name = _("club night")
+        verbose_name_plural = _("club nights")
         ordering = ["-played_on", "-id"]
         base_manager_name = "objects"
-        verbose_name = "club night"
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} night on {self.played_on}"
@@ -107,14 +109,14 @@ class InPersonRecord(AppendOnlyModel):
     """
 
     class Kind(models.TextChoices):
-        SHEEPSHEAD_HAND = "sheepshead_hand", "Sheepshead hand"
-        SHEEPSHEAD_LEASTER = "sheepshead_leaster", "Sheepshead leaster"
-        HAWK_ROUND = "hawk_round", "Hawk round"
+        SHEEPSHEAD_HAND = "sheepshead_hand", _("Sheepshead hand")
+        SHEEPSHEAD_LEASTER = "sheepshead_leaster", _("Sheepshead leaster")
+        HAWK_ROUND = "hawk_round", _("Hawk round")
 
     game = models.CharField(max_length=20, choices=game_choices, db_index=True)
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    facts = models.JSONField(help_text="What the admin entered.")
-    score = models.JSONField(help_text="What the engine's scoring helpers computed from it.")
+    facts = models.JSONField(help_text=_("What the admin entered."))
+    score = models.JSONField(help_text=_("What the engine's scoring helpers computed from it."))
     summary = models.CharField(max_length=300)
     note = models.CharField(max_length=200, blank=True)
     played_on = models.DateField(default=timezone.localdate)
@@ -124,17 +126,19 @@ class InPersonRecord(AppendOnlyModel):
     recorded_at = models.DateTimeField(default=timezone.now, db_index=True)
     night = models.ForeignKey(
         ClubNight, on_delete=models.PROTECT, related_name="hands", null=True, blank=True,
-        help_text="The club night whose score sheet held this hand, if it was entered on one.")
-    number = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The hand's row on its night's sheet.")
+        help_text=_("The club night whose score sheet held this hand, if it was entered on one."))
+    number = models.PositiveSmallIntegerField(null=True, blank=True,
+        help_text=_("The hand's row on its night's sheet."))
     replaces = models.OneToOneField(
         "self", on_delete=models.PROTECT, related_name="replaced_by", null=True, blank=True,
-        help_text="The record this one corrects: its entries were reversed in the same transaction.")
-    reason = models.CharField(max_length=300, blank=True, help_text="Why the record it replaces was wrong.")
+        help_text=_("The record this one corrects: its entries were reversed in the same transaction."))
+    reason = models.CharField(max_length=300, blank=True, help_text=_("Why the record it replaces was wrong."))
 
     class Meta:
+        verbose_name = _("in-person result")
+        verbose_name_plural = _("in-person results")
         ordering = ["-recorded_at", "-id"]
         base_manager_name = "objects"
-        verbose_name = "in-person result"
         constraints = [
             models.CheckConstraint(condition=Q(replaces__isnull=True) | ~Q(reason=""),
                                    name="a_replacement_names_its_reason"),
@@ -155,19 +159,19 @@ class LedgerEntry(AppendOnlyModel):
     """
 
     class Kind(models.TextChoices):
-        RESULT = "result", "result"
-        REVERSAL = "reversal", "reversal of an entry"
-        CORRECTION = "correction", "corrected result"
+        RESULT = "result", _("result")
+        REVERSAL = "reversal", _("reversal of an entry")
+        CORRECTION = "correction", _("corrected result")
 
     game = models.CharField(max_length=20, choices=game_choices, db_index=True)
     unit = models.CharField(max_length=10, choices=UNIT_CHOICES)
     member = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
     )
-    is_bot = models.BooleanField(default=False, help_text="A bot's seat: the house side of the game.")
+    is_bot = models.BooleanField(default=False, help_text=_("A bot's seat: the house side of the game."))
     seat = models.PositiveSmallIntegerField()
-    label = models.CharField(max_length=60, help_text="Who sat there, as shown at the time.")
-    amount = models.IntegerField(help_text="In the entry's unit: cents for a game played for money, else points.")
+    label = models.CharField(max_length=60, help_text=_("Who sat there, as shown at the time."))
+    amount = models.IntegerField(help_text=_("In the entry's unit: cents for a game played for money, else points."))
     round = models.ForeignKey(
         Round, on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
     )
@@ -177,11 +181,11 @@ class LedgerEntry(AppendOnlyModel):
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.RESULT)
     reverses = models.OneToOneField(
         "self", on_delete=models.PROTECT, related_name="reversed_by", null=True, blank=True,
-        help_text="The entry this one cancels (each entry can be reversed once).",
+        help_text=_("The entry this one cancels (each entry can be reversed once)."),
     )
     corrects = models.ForeignKey(
         "self", on_delete=models.PROTECT, related_name="corrected_by", null=True, blank=True,
-        help_text="The entry this one replaces.",
+        help_text=_("The entry this one replaces."),
     )
     reason = models.CharField(max_length=300, blank=True)
     made_by = models.ForeignKey(
@@ -190,10 +194,10 @@ class LedgerEntry(AppendOnlyModel):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
         ordering = ["created_at", "id"]
         base_manager_name = "objects"
-        verbose_name = "ledger entry"
-        verbose_name_plural = "ledger entries"
         indexes = [models.Index(fields=["member", "game", "created_at"], name="ledger_member_game_at")]
         constraints = [
             models.CheckConstraint(
@@ -248,10 +252,10 @@ class Settlement(AppendOnlyModel):
     unit = models.CharField(max_length=10, choices=UNIT_CHOICES)
     after_entry = models.ForeignKey(
         LedgerEntry, on_delete=models.PROTECT, related_name="+", null=True, blank=True,
-        help_text="The last entry of the settlement before this one (empty: from the start of the books).")
+        help_text=_("The last entry of the settlement before this one (empty: from the start of the books)."))
     through_entry = models.ForeignKey(
         LedgerEntry, on_delete=models.PROTECT, related_name="settled_by",
-        help_text="The last ledger entry of the game this settlement covers.")
+        help_text=_("The last ledger entry of the game this settlement covers."))
     balances = models.JSONField()
     payments = models.JSONField(default=list, blank=True)
     settled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="settlements")
@@ -259,6 +263,8 @@ class Settlement(AppendOnlyModel):
     note = models.CharField(max_length=200, blank=True)
 
     class Meta:
+        verbose_name = _("settlement")
+        verbose_name_plural = _("settlements")
         ordering = ["-settled_at", "-id"]
         base_manager_name = "objects"
         constraints = [

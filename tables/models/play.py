@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from rules.engine import registry
 
@@ -34,38 +35,38 @@ def new_table_code() -> str:
 
 class Table(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "waiting for players"
-        RUNNING = "running", "playing"
-        FINISHED = "finished", "finished"
-        ABANDONED = "abandoned", "closed"
+        OPEN = "open", _("waiting for players")
+        RUNNING = "running", _("playing")
+        FINISHED = "finished", _("finished")
+        ABANDONED = "abandoned", _("closed")
 
     class BotSpeed(models.TextChoices):
         """How fast bots (and seats played for absent members) move: each move is its own version, pushed to
         every viewer, this long after the one before (tables.play.pace holds the seconds)."""
 
-        INSTANT = "instant", "instant"
-        BRISK = "brisk", "brisk"
-        NORMAL = "normal", "normal"
-        SLOW = "slow", "slow"
+        INSTANT = "instant", _("instant")
+        BRISK = "brisk", _("brisk")
+        NORMAL = "normal", _("normal")
+        SLOW = "slow", _("slow")
 
     code = models.CharField(max_length=16, unique=True, default=new_table_code, editable=False)
     game = models.CharField(max_length=20, choices=game_choices, db_index=True)
     name = models.CharField(max_length=60, blank=True)
     seat_count = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict, blank=True)
-    private = models.BooleanField(default=False, help_text="Hidden from the lobby; anyone with the link may join.")
+    private = models.BooleanField(default=False, help_text=_("Hidden from the lobby; anyone with the link may join."))
     turn_seconds = models.PositiveSmallIntegerField(default=60)
     bot_speed = models.CharField(max_length=10, choices=BotSpeed.choices, default=default_bot_speed)
     grace_seconds = models.PositiveSmallIntegerField(
-        default=15, help_text="How long a member may be offline before the bot plays their turns.")
+        default=15, help_text=_("How long a member may be offline before the bot plays their turns."))
     due_at = models.DateTimeField(
         null=True, blank=True, db_index=True,
-        help_text="When the server next acts here by itself (a bot's move, a time-out, the next round, presence).")
+        help_text=_("When the server next acts here by itself (a bot's move, a time-out, the next round, presence)."))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
     version = models.PositiveIntegerField(default=0)
     played_version = models.PositiveIntegerField(
-        default=0, help_text="The version at which the game last changed (a deal or a move); later versions only "
-                             "changed who is there, so a move made against any of them still stands.")
+        default=0, help_text=_("The version at which the game last changed (a deal or a move); later versions only "
+                             "changed who is there, so a move made against any of them still stands."))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_created", null=True, blank=True
     )
@@ -74,11 +75,13 @@ class Table(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_closed", null=True, blank=True,
-        help_text="The admin who closed the table (at `finished_at`); empty if it ended by play.",
+        help_text=_("The admin who closed the table (at `finished_at`); empty if it ended by play."),
     )
     close_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
@@ -102,15 +105,17 @@ class Seat(models.Model):
     )
     is_bot = models.BooleanField(default=False)
     away = models.BooleanField(default=False)
-    ready = models.BooleanField(default=False, help_text="Ready for the next round.")
+    ready = models.BooleanField(default=False, help_text=_("Ready for the next round."))
     offline_since = models.DateTimeField(
-        null=True, blank=True, help_text="Since when the member is shown offline (no page of this table open).")
+        null=True, blank=True, help_text=_("Since when the member is shown offline (no page of this table open)."))
     gone_at = models.DateTimeField(
         null=True, blank=True,
-        help_text="The member's last page of the table closed: unless one opens again, offline from this moment.")
+        help_text=_("The member's last page of the table closed: unless one opens again, offline from this moment."))
     joined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["table", "position"]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
@@ -140,7 +145,7 @@ class Match(models.Model):
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match")
     config = models.JSONField()
     seed = models.CharField(max_length=64)
-    state = models.JSONField(help_text="The engine's match: rounds finished, dealer, running totals.")
+    state = models.JSONField(help_text=_("The engine's match: rounds finished, dealer, running totals."))
     over = models.BooleanField(default=False)
     winners = models.JSONField(default=list, blank=True)
     sheet = models.JSONField(
@@ -152,7 +157,8 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name_plural = "matches"
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
 
     def __str__(self) -> str:
         return f"match at {self.table}"
@@ -169,17 +175,18 @@ class Round(models.Model):
     number = models.PositiveIntegerField()
     seed = models.CharField(max_length=64)
     salt = models.CharField(max_length=64)
-    commitment = models.CharField(max_length=64, help_text="SHA-256 of seed:salt, shown before the deal.")
-    match_before = models.JSONField(help_text="The engine's match as it stood when this round was dealt.")
-    state = models.JSONField(help_text="The engine state now (replayable from seed and moves).")
+    commitment = models.CharField(max_length=64, help_text=_("SHA-256 of seed:salt, shown before the deal."))
+    match_before = models.JSONField(help_text=_("The engine's match as it stood when this round was dealt."))
+    state = models.JSONField(help_text=_("The engine state now (replayable from seed and moves)."))
     over = models.BooleanField(default=False)
     result = models.JSONField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True, help_text="When the seat to act runs out of time.")
-    moves_made = models.PositiveIntegerField(default=0, help_text="Moves recorded so far (the last one's seq).")
-    moved_at = models.DateTimeField(null=True, blank=True, help_text="When the last move was made (bots pace from it).")
+    deadline = models.DateTimeField(null=True, blank=True, help_text=_("When the seat to act runs out of time."))
+    moves_made = models.PositiveIntegerField(default=0, help_text=_("Moves recorded so far (the last one's seq)."))
+    moved_at = models.DateTimeField(null=True, blank=True,
+        help_text=_("When the last move was made (bots pace from it)."))
     log = models.JSONField(
         default=list, blank=True,
-        help_text="What happened, move by move, as each seat and a spectator may read it (tables.play.move_log).")
+        help_text=_("What happened, move by move, as each seat and a spectator may read it (tables.play.move_log)."))
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     voided_at = models.DateTimeField(null=True, blank=True)
@@ -189,6 +196,8 @@ class Round(models.Model):
     void_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="one_round_per_number"),
@@ -209,10 +218,10 @@ class Round(models.Model):
 
 class Move(models.Model):
     class Actor(models.TextChoices):
-        MEMBER = "member", "member"
-        BOT = "bot", "bot"
-        TIMEOUT = "timeout", "bot, after time ran out"
-        ABSENT = "absent", "bot, for a member who was offline"
+        MEMBER = "member", _("member")
+        BOT = "bot", _("bot")
+        TIMEOUT = "timeout", _("bot, after time ran out")
+        ABSENT = "absent", _("bot, for a member who was offline")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()
@@ -222,10 +231,12 @@ class Move(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moves", null=True, blank=True
     )
-    table_version = models.PositiveIntegerField(help_text="The table's version this move produced.")
+    table_version = models.PositiveIntegerField(help_text=_("The table's version this move produced."))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["round", "seq"]
         constraints = [models.UniqueConstraint(fields=["round", "seq"], name="one_move_per_seq")]
 

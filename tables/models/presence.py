@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Presence(models.Model):
@@ -13,6 +14,10 @@ class Presence(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="presences")
     connected_at = models.DateTimeField(auto_now_add=True)
     last_seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("lobby presence")
+        verbose_name_plural = _("lobby presences")
 
     def __str__(self) -> str:
         return f"{self.user} on {self.channel_name}"
@@ -30,6 +35,8 @@ class TableSocket(models.Model):
     last_seen = models.DateTimeField(db_index=True)
 
     class Meta:
+        verbose_name = _("table connection")
+        verbose_name_plural = _("table connections")
         indexes = [models.Index(fields=["table", "user"], name="table_socket_by_member")]
 
     def __str__(self) -> str:

@@ -12,42 +12,45 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from tables.models.play import Table, game_choices
 
 
 class QueueRequest(models.Model):
     class State(models.TextChoices):
-        WAITING = "waiting", "waiting"
-        MATCHED = "matched", "matched"
-        CANCELLED = "cancelled", "cancelled"
-        EXPIRED = "expired", "expired"
+        WAITING = "waiting", _("waiting")
+        MATCHED = "matched", _("matched")
+        CANCELLED = "cancelled", _("cancelled")
+        EXPIRED = "expired", _("expired")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_requests")
     game = models.CharField(max_length=20, choices=game_choices)
     players = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="How many players at the table; empty: any number the game allows."
+        null=True, blank=True, help_text=_("How many players at the table; empty: any number the game allows.")
     )
     band = models.CharField(
-        max_length=20, blank=True, help_text="The stake or target band (see quick play's bands); empty: any."
+        max_length=20, blank=True, help_text=_("The stake or target band (see quick play's bands); empty: any.")
     )
     options = models.JSONField(
-        default=dict, blank=True, help_text="The table's other house rules, complete (defaults filled in)."
+        default=dict, blank=True, help_text=_("The table's other house rules, complete (defaults filled in).")
     )
     bots_after_seconds = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Play with bots after this wait; empty: only with members."
+        null=True, blank=True, help_text=_("Play with bots after this wait; empty: only with members.")
     )
     state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING, db_index=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     expires_at = models.DateTimeField()
-    ended_at = models.DateTimeField(null=True, blank=True, help_text="When it was matched, cancelled or expired.")
+    ended_at = models.DateTimeField(null=True, blank=True, help_text=_("When it was matched, cancelled or expired."))
     table = models.ForeignKey(
         Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="queue_requests",
-        help_text="The table it was matched to.",
+        help_text=_("The table it was matched to."),
     )
-    with_bots = models.BooleanField(default=False, help_text="Matched at a table with bots after the wait.")
+    with_bots = models.BooleanField(default=False, help_text=_("Matched at a table with bots after the wait."))
 
     class Meta:
+        verbose_name = _("quick-play request")
+        verbose_name_plural = _("quick-play requests")
         ordering = ["created_at", "id"]
         constraints = [
             models.UniqueConstraint(

@@ -17,6 +17,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from tables.models import Match, Move, Seat, Table
@@ -26,12 +28,12 @@ from tables.play.admin_helpers.readonly import ReadOnlyAdmin, ReadOnlyInline
 from tables.play.request_numbers import record_id
 from tables.play.services.admin_actions import close_table
 
-HIDDEN = "hidden until the round is over"
+HIDDEN = gettext_noop("hidden until the round is over")  # shown as gettext(HIDDEN)
 
 
 def table_called(table: Table) -> str:
     """A table in the admin's lists: its name (the code is in its own column and in every URL)."""
-    return table.name or f"{table.get_game_display()} table {table.code}"
+    return table.name or gettext("%(game)s table %(code)s") % {"game": table.get_game_display(), "code": table.code}
 
 
 def pretty_json(data: Any) -> str:
@@ -42,7 +44,7 @@ def member_filter(path_to_user: str) -> type[admin.SimpleListFilter]:
     """A 'member' filter for any model that reaches a member through `path_to_user`."""
 
     class MemberFilter(admin.SimpleListFilter):
-        title = "member"
+        title = _("member")
         parameter_name = "member"
 
         def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -85,16 +87,17 @@ class TableAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     def has_close_permission(self, request: HttpRequest) -> bool:
         return may_change_play(request)
 
-    @admin.display(description="name", ordering="name")
+    @admin.display(description=_("name"), ordering="name")
     def name_shown(self, obj: Table) -> str:
         return table_called(obj)
 
-    @admin.action(description="Close the selected tables…", permissions=["close"])
+    @admin.action(description=_("Close the selected tables…"), permissions=["close"])
     def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
         return with_reason(
-            self, request, queryset, action="close_tables", title="Close tables", button="Close them", done="Closed",
-            intro="Each table ends now: the round being played is voided (nobody is paid, its seed and moves "
-                  "become reviewable), the match ends, and the members are free to sit elsewhere.",
+            self, request, queryset, action="close_tables", title=gettext("Close tables"), button=gettext("Close them"),
+            done=gettext("Closed"),
+            intro=gettext("Each table ends now: the round being played is voided (nobody is paid, its seed and moves "
+                          "become reviewable), the match ends, and the members are free to sit elsewhere."),
             service=lambda table, reason: close_table(table_id=table.pk, admin=request.user, reason=reason),
         )
 
@@ -111,15 +114,15 @@ class MoveAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     date_hierarchy = "created_at"
 
 
-    @admin.display(description="game", ordering="round__match__table__game")
+    @admin.display(description=_("game"), ordering="round__match__table__game")
     def game(self, obj: Move) -> str:
         return obj.round.match.table.get_game_display()
 
-    @admin.display(description="table", ordering="round__match__table__name")
+    @admin.display(description=_("table"), ordering="round__match__table__name")
     def table_name(self, obj: Move) -> str:
         return table_called(obj.round.match.table)
 
-    @admin.display(description="move")
+    @admin.display(description=_("move"))
     def text_shown(self, obj: Move) -> str:
         return obj.text if obj.round.over else HIDDEN
 
@@ -134,20 +137,21 @@ class MatchAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     readonly_fields = fields
 
 
-    @admin.display(description="seed")
+    @admin.display(description=_("seed"))
     def seed_shown(self, obj: Match) -> str:
-        return obj.seed if obj.over else "hidden until the match is over"
+        return obj.seed if obj.over else gettext("hidden until the match is over")
 
-    @admin.display(description="rounds, dealer, totals")
+    @admin.display(description=_("rounds, dealer, totals"))
     def public_state(self, obj: Match) -> str:
         state = obj.state or {}
         number, dealer, totals = state.get("number"), state.get("dealer"), state.get("totals")
-        return f"{number} rounds finished · dealer seat {dealer} · totals {totals}"
+        return gettext("%(number)s rounds finished · dealer seat %(dealer)s · totals %(totals)s") % {
+            "number": number, "dealer": dealer, "totals": totals}
 
-    @admin.display(description="state (with what carries over)")
+    @admin.display(description=_("state (with what carries over)"))
     def state_shown(self, obj: Match) -> str:
-        return pretty_json(obj.state) if obj.over else "hidden until the match is over"
+        return pretty_json(obj.state) if obj.over else gettext("hidden until the match is over")
 
-    @admin.display(description="table", ordering="table__name")
+    @admin.display(description=_("table"), ordering="table__name")
     def table_name(self, obj: Match) -> str:
         return table_called(obj.table)

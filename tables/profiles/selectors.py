@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Count, Q
+from django.utils.formats import number_format
 
 from accounts.models import User
 from rules.engine import registry
@@ -38,7 +39,9 @@ class RecentMatch:
     @property
     def total_text(self) -> str:
         """Money as the ledger writes it; points as a bare number (the column says they are points)."""
-        return money_text(self.place.total, self.unit) if self.unit == "cents" else str(self.place.total)
+        if self.unit == "cents":
+            return money_text(self.place.total, self.unit)
+        return number_format(self.place.total, use_l10n=True)
 
 
 @dataclass

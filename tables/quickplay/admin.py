@@ -7,6 +7,8 @@ admin shows them and filters them but never edits one behind the queue's back.
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from tables.models import QueueRequest
 from tables.play.admin import table_called
@@ -26,11 +28,11 @@ class QueueRequestAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
                        "expires_at", "ended_at", "table", "with_bots")
     ordering = ("-created_at", "-id")
 
-    @admin.display(description="table", ordering="table__name")
+    @admin.display(description=_("table"), ordering="table__name")
     def table_name(self, obj: QueueRequest) -> str:
         return table_called(obj.table) if obj.table is not None else "-"
 
-    @admin.display(description="players", ordering="players")
+    @admin.display(description=_("players"), ordering="players")
     def players_wanted(self, obj: QueueRequest) -> str:
-        return str(obj.players) if obj.players else "any"
+        return str(obj.players) if obj.players else gettext("any")
 

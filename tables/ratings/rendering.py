@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, ngettext
+
 from tables.ratings.selectors import ordinal_text
 
 WIDTH, HEIGHT = 320, 120
@@ -65,9 +67,11 @@ def rating_chart(history: list[float]) -> RatingChart | None:
 
     points = [Point(LEFT + i * step, y_of(v), v) for i, v in enumerate(shown)]
     ticks = [Tick(y_of(high), ordinal_text(high)), Tick(y_of(low), ordinal_text(low))]
-    summary = (f"Rating {ordinal_text(history[-1])} after {matches} match{'es' if matches != 1 else ''}, "
-               f"from {ordinal_text(history[0])} at the start; highest {ordinal_text(max(history))}, "
-               f"lowest {ordinal_text(min(history))}.")
+    summary = ngettext(
+        "Rating %(now)s after %(count)s match, from %(first)s at the start; highest %(high)s, lowest %(low)s.",
+        "Rating %(now)s after %(count)s matches, from %(first)s at the start; highest %(high)s, lowest %(low)s.",
+        matches) % {"now": ordinal_text(history[-1]), "count": matches, "first": ordinal_text(history[0]),
+                    "high": ordinal_text(max(history)), "low": ordinal_text(min(history))}
     if matches > SHOWN:
-        summary += f" The chart shows the last {SHOWN} matches."
+        summary += " " + gettext("The chart shows the last %(count)s matches.") % {"count": SHOWN}
     return RatingChart(width=WIDTH, height=HEIGHT, points=points, ticks=ticks, summary=summary)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.conf import settings
 from django.db.models import Q
+from django.utils.formats import number_format
+from django.utils.translation import gettext
 
 from accounts.models import User
 from tables.models import Rating, RatingChange
@@ -38,13 +41,15 @@ class RatingRow:
 
     @property
     def provisional_text(self) -> str:
-        return f"provisional ({self.matches} of {settings.RATING_PROVISIONAL_MATCHES})"
+        return gettext("provisional (%(matches)s of %(needed)s)") % {
+            "matches": self.matches, "needed": settings.RATING_PROVISIONAL_MATCHES}
 
 
 def ordinal_text(value: float) -> str:
-    """One decimal; never "-0.0" (a rating a hair below zero is shown as zero)."""
+    """One decimal in the reader's number format ("12.3", "12,3"); never "-0.0" (a rating a hair below zero is
+    shown as zero)."""
     shown = f"{value:.1f}"
-    return "0.0" if shown == "-0.0" else shown
+    return number_format(Decimal("0.0" if shown == "-0.0" else shown), decimal_pos=1, use_l10n=True)
 
 
 def row_for(rating: Rating) -> RatingRow:

@@ -46,16 +46,6 @@ class Plan(Generic[Party]):
     payments: list[Payment[Party]]
     exact: bool  # True when the number of payments is proven the fewest possible
 
-    @property
-    def method(self) -> str:
-        if self.exact:
-            return ("the fewest payments possible: equal debts and credits are paired first, then the rest is split "
-                    "into as many groups that square among themselves as there can be (searched exactly), and in "
-                    "each group the largest debtor pays the largest creditor")
-        return (f"more than {EXACT_LIMIT} people are owed or owe after pairing equal amounts, so the rest is squared "
-                "greedily (the largest debtor pays the largest creditor): at most one payment fewer than the people "
-                "involved, possibly not the fewest")
-
 
 def square_up(balances: Mapping[Party, int], *, exact_limit: int = EXACT_LIMIT) -> Plan[Party]:
     """The payments that bring every balance to zero (a negative balance owes, a positive one is owed).

@@ -15,6 +15,7 @@ from django.contrib.admin import helpers
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext
 
 from tables.play.admin_helpers.forms import ReasonForm
 from tables.play.services.errors import TableError
@@ -39,7 +40,7 @@ def with_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: Q
         except TableError as error:
             messages.error(request, f"{row}: {error}")
         else:
-            model_admin.log_change(request, row, f"{done}. Reason: {reason}")
+            model_admin.log_change(request, row, f"{done}. Reason: {reason}")  # the log stays in one language
             messages.success(request, f"{done}: {staff_label(row)}.")
     return None
 
@@ -47,4 +48,4 @@ def with_reason(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: Q
 def staff_label(row: object) -> str:
     """A row as staff name it: a table by its name and its code (how they find it in URLs and reports)."""
     code = getattr(row, "code", "")
-    return f"{row} (code {code})" if code else str(row)
+    return gettext("%(row)s (code %(code)s)") % {"row": row, "code": code} if code else str(row)

@@ -9,6 +9,8 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.fields import MemberField
 from accounts.models import User
@@ -27,27 +29,30 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 def seat_help() -> str:
-    ranges = "; ".join(f"{registry.spec(key).title} {low} to {high}" for key, (low, high) in
-                       ((k, g.players) for k, g in GAMES.items()))
-    return f"The players in seat order ({ranges}): username, display name or email."
+    ranges = "; ".join(gettext("%(game)s %(low)s to %(high)s") % {"game": registry.spec(key).title, "low": low,
+                                                                   "high": game.players[1]}
+                       for key, game in GAMES.items() for low in (game.players[0],))
+    return gettext("The players in seat order (%(ranges)s): username, display name or email.") % {"ranges": ranges}
 
 
 class OpenNightForm(forms.Form):
     """Date, game, players in seat order and (for a money game) the stake; the service checks the count."""
 
-    played_on = forms.DateField(label="Date", widget=forms.DateInput(attrs={"type": "date"}))
-    game = forms.ChoiceField(choices=game_choices)
+    played_on = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     stake_cents = WholeNumberField(
-        required=False, initial=100, label="Stake (cents)", help_text="For games played for money (Sheepshead).",
+        required=False, initial=100, label=_("Stake (cents)"), help_text=_("For games played for money (Sheepshead)."),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}))
-    note = forms.CharField(required=False, max_length=200, help_text="Which table, anything worth remembering.")
+    note = forms.CharField(required=False, max_length=200, label=_("Note"),
+        help_text=_("Which table, anything worth remembering."))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"played_on": timezone.localdate(), "stake_cents": 100})
         super().__init__(*args, **kwargs)
         for number in range(1, MOST_SEATS + 1):
             self.fields[f"seat_{number}"] = MemberField(
-                required=False, label=f"Seat {number}", help_text=seat_help() if number == 1 else "")
+                required=False, label=gettext("Seat %(number)s") % {"number": number},
+                    help_text=seat_help() if number == 1 else "")
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{n}"] for n in range(1, MOST_SEATS + 1)]
@@ -72,7 +77,7 @@ class _RowForm(forms.Form):
         return {name: value for name, value in self.cleaned_data.items()}
 
 
-def _choose(choices: list[tuple[str, str]], label: str) -> forms.CharField:
+def _choose(choices: list[tuple[str, Any]], label: Any) -> forms.CharField:
     # A CharField with a select: a value that is not one of the night's players reaches the service, which says
     # who may be named, rather than Django's bare "Select a valid choice".
     return forms.CharField(required=False, label=label, widget=forms.Select(choices=choices))
@@ -82,39 +87,40 @@ class SheepsheadRowForm(_RowForm):
     def __init__(self, *args: Any, members: Sequence[User], **kwargs: Any) -> None:
         super().__init__(*args, members=members, **kwargs)
         players = _player_choices(self.members)
-        self.fields["picker"] = _choose([("", "— picker —"), *players, (LEASTER, "Leaster (nobody picked)")], "Picker")
+        self.fields["picker"] = _choose([("", _("— picker —")), *players, (LEASTER, _("Leaster (nobody picked)"))],
+            _("Picker"))
         if len(self.members) >= 5:
-            self.fields["partner"] = _choose([("", "— alone —"), *players], "Partner")
+            self.fields["partner"] = _choose([("", _("— alone —")), *players], _("Partner"))
         self.fields["points"] = forms.CharField(
-            required=False, max_length=10, label="Picker's points",
+            required=False, max_length=10, label=_("Picker's points"),
             widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 4, "autocomplete": "off"}))
         self.fields["leaster_points"] = forms.CharField(
-            required=False, max_length=60, label="Leaster: points",
-            widget=forms.TextInput(attrs={"placeholder": "each player's, seat order", "autocomplete": "off"}))
+            required=False, max_length=60, label=_("Leaster: points"),
+            widget=forms.TextInput(attrs={"placeholder": _("each player's, seat order"), "autocomplete": "off"}))
         self.fields["leaster_tricks"] = forms.CharField(
-            required=False, max_length=60, label="Leaster: tricks",
-            widget=forms.TextInput(attrs={"placeholder": "each player's, seat order", "autocomplete": "off"}))
+            required=False, max_length=60, label=_("Leaster: tricks"),
+            widget=forms.TextInput(attrs={"placeholder": _("each player's, seat order"), "autocomplete": "off"}))
 
 
 class HawkRowForm(_RowForm):
     def __init__(self, *args: Any, members: Sequence[User], **kwargs: Any) -> None:
         super().__init__(*args, members=members, **kwargs)
         players = _player_choices(self.members)
-        self.fields["lafh_1"] = _choose([("", "— LAFH —"), *players], "LAFH (first trick)")
+        self.fields["lafh_1"] = _choose([("", _("— LAFH —")), *players], _("LAFH (first trick)"))
         if len(self.members) >= 4:
-            self.fields["lafh_2"] = _choose([("", "— solo —"), *players], "LAFH (last trick)")
-            self.fields["solo"] = forms.BooleanField(required=False, label="Solo")
+            self.fields["lafh_2"] = _choose([("", _("— solo —")), *players], _("LAFH (last trick)"))
+            self.fields["solo"] = forms.BooleanField(required=False, label=_("Solo"))
         self.fields["lafh_pips"] = forms.CharField(
-            required=False, max_length=10, label="LAFH pips",
+            required=False, max_length=10, label=_("LAFH pips"),
             widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 4, "autocomplete": "off"}))
         self.fields["nob_pips"] = forms.CharField(
-            required=False, max_length=10, label="NOB pips",
+            required=False, max_length=10, label=_("NOB pips"),
             widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 4, "autocomplete": "off",
-                                          "placeholder": "220 - LAFH" if len(self.members) in (4, 5) else ""}))
+                                          "placeholder": _("220 - LAFH") if len(self.members) in (4, 5) else ""}))
         self.fields["lafh_bonuses"] = forms.MultipleChoiceField(
-            required=False, choices=BONUSES, widget=forms.CheckboxSelectMultiple, label="LAFH bonuses")
+            required=False, choices=BONUSES, widget=forms.CheckboxSelectMultiple, label=_("LAFH bonuses"))
         self.fields["nob_bonuses"] = forms.MultipleChoiceField(
-            required=False, choices=BONUSES, widget=forms.CheckboxSelectMultiple, label="NOB bonuses")
+            required=False, choices=BONUSES, widget=forms.CheckboxSelectMultiple, label=_("NOB bonuses"))
 
 
 def row_form(game: str, data: Any = None, *, members: Sequence[User]) -> _RowForm:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.fields import MemberField
 from rules.engine.hawk import BONUS_KINDS
@@ -17,7 +19,7 @@ SEATS = {"sheepshead": 7, "hawk": 6}
 BONUS_CHOICES = [(kind, f"{kind.replace('_', ' ')}: {words}") for kind, words in BONUS_KINDS.items()]
 
 
-def _number(label: str, **attrs: Any) -> WholeNumberField:
+def _number(label: Any, **attrs: Any) -> WholeNumberField:
     return WholeNumberField(required=False, label=label,
                             widget=forms.NumberInput(attrs={"inputmode": "numeric", **attrs}))
 
@@ -25,24 +27,28 @@ def _number(label: str, **attrs: Any) -> WholeNumberField:
 class ReplaceForm(forms.Form):
     """Seats 1..n (a member each; a leaster's points and tricks beside them), then the hand's other facts."""
 
-    kind = forms.ChoiceField(widget=forms.RadioSelect)
-    picker = MemberField(required=False, by_email=True)
-    partner = MemberField(required=False, by_email=True, help_text="Empty: the picker played alone.")
-    picker_points = _number("Picker's points", min=0, max=120)
-    stake_cents = WholeNumberField(required=False, label="Stake (cents)", initial=100)
-    lafh_1 = MemberField(required=False, label="LAFH")
-    lafh_2 = MemberField(required=False, label="LAFH (second)", help_text="Empty when one player took both tricks.")
-    solo = forms.BooleanField(required=False, help_text="One player took the first and the last trick (4-6 players).")
-    lafh_pips = _number("LAFH pips", min=0, max=220)
-    nob_pips = _number("NOB pips", min=0, max=220)
+    kind = forms.ChoiceField(label=_("What was played"), widget=forms.RadioSelect)
+    picker = MemberField(required=False, by_email=True, label=_("Picker"))
+    partner = MemberField(required=False, by_email=True, label=_("Partner"),
+        help_text=_("Empty: the picker played alone."))
+    picker_points = _number(_("Picker's points"), min=0, max=120)
+    stake_cents = WholeNumberField(required=False, label=_("Stake (cents)"), initial=100)
+    lafh_1 = MemberField(required=False, label=_("LAFH"))
+    lafh_2 = MemberField(required=False, label=_("LAFH (second)"),
+        help_text=_("Empty when one player took both tricks."))
+    solo = forms.BooleanField(required=False, label=_("Solo"),
+        help_text=_("One player took the first and the last trick (4-6 players)."))
+    lafh_pips = _number(_("LAFH pips"), min=0, max=220)
+    nob_pips = _number(_("NOB pips"), min=0, max=220)
     lafh_bonuses = forms.MultipleChoiceField(required=False, choices=BONUS_CHOICES,
-                                             widget=forms.CheckboxSelectMultiple, label="Bonus kinds shown by LAFH")
+                                             widget=forms.CheckboxSelectMultiple, label=_("Bonus kinds shown by LAFH"))
     nob_bonuses = forms.MultipleChoiceField(required=False, choices=BONUS_CHOICES,
-                                            widget=forms.CheckboxSelectMultiple, label="Bonus kinds shown by NOB")
-    played_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    note = forms.CharField(required=False, max_length=200)
-    reason = forms.CharField(required=False, max_length=300, widget=forms.TextInput(attrs={"size": 60}),
-                             help_text="Why the recorded hand was wrong; it stays in the ledger with your name.")
+                                            widget=forms.CheckboxSelectMultiple, label=_("Bonus kinds shown by NOB"))
+    played_on = forms.DateField(label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    note = forms.CharField(required=False, max_length=200, label=_("Note"))
+    reason = forms.CharField(required=False, max_length=300, label=_("Reason"),
+        widget=forms.TextInput(attrs={"size": 60}),
+                             help_text=_("Why the recorded hand was wrong; it stays in the ledger with your name."))
 
     SHEEPSHEAD_ONLY = ("picker", "partner", "picker_points", "stake_cents")
     HAWK_ONLY = ("lafh_1", "lafh_2", "solo", "lafh_pips", "nob_pips", "lafh_bonuses", "nob_bonuses")
@@ -56,16 +62,18 @@ class ReplaceForm(forms.Form):
         for gone in (self.HAWK_ONLY if self.game == "sheepshead" else self.SHEEPSHEAD_ONLY):
             del self.fields[gone]
         if self.game == "sheepshead":
-            self.fields["kind"].choices = [(Kind.SHEEPSHEAD_HAND, "A picked hand"),
-                                           (Kind.SHEEPSHEAD_LEASTER, "A leaster (nobody picked)")]
+            self.fields["kind"].choices = [(Kind.SHEEPSHEAD_HAND, _("A picked hand")),
+                                           (Kind.SHEEPSHEAD_LEASTER, _("A leaster (nobody picked)"))]
         else:
-            self.fields["kind"].choices = [(Kind.HAWK_ROUND, "A Hawk round")]
+            self.fields["kind"].choices = [(Kind.HAWK_ROUND, _("A Hawk round"))]
             self.fields["kind"].widget = forms.HiddenInput()
         for n in range(1, seats + 1):
-            self.fields[f"seat_{n}"] = MemberField(required=False, label=f"Seat {n}")
+            self.fields[f"seat_{n}"] = MemberField(required=False, label=gettext("Seat %(number)s") % {"number": n})
             if self.game == "sheepshead":
-                self.fields[f"points_{n}"] = _number(f"Seat {n}: leaster points", min=0, max=120)
-                self.fields[f"tricks_{n}"] = _number(f"Seat {n}: leaster tricks", min=0, max=10)
+                self.fields[f"points_{n}"] = _number(gettext("Seat %(number)s: leaster points") % {"number": n},
+                    min=0, max=120)
+                self.fields[f"tricks_{n}"] = _number(gettext("Seat %(number)s: leaster tricks") % {"number": n},
+                    min=0, max=10)
         self.seat_numbers = list(range(1, seats + 1))
 
     def seat_rows(self) -> list[tuple[Any, Any, Any]]:
@@ -78,11 +86,11 @@ class ReplaceForm(forms.Form):
         data = super().clean()
         filled = [n for n in self.seat_numbers if data.get(f"seat_{n}") is not None]
         if not filled and not any(self.has_error(f"seat_{n}") for n in self.seat_numbers):
-            raise forms.ValidationError("Name the players, one per seat.")
+            raise forms.ValidationError(_("Name the players, one per seat."))
         if data.get("kind") == Kind.SHEEPSHEAD_LEASTER:
             for n in filled:
                 if data.get(f"points_{n}") is None or data.get(f"tricks_{n}") is None:
-                    self.add_error(f"seat_{n}", "A leaster needs this player's points and tricks.")
+                    self.add_error(f"seat_{n}", _("A leaster needs this player's points and tricks."))
         data["filled"] = filled
         return data
 

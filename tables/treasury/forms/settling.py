@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from tables.ledger.forms import PeriodForm
 from tables.models import game_choices
@@ -24,8 +25,8 @@ class SettleForm(forms.Form):
     game = forms.ChoiceField(choices=game_choices)
     through = WholeNumberField(min_value=1, max_value=LARGEST_INT, widget=forms.HiddenInput)
     seen = WholeNumberField(min_value=1, widget=forms.HiddenInput)
-    note = forms.CharField(max_length=200, required=False, label="Note (optional)",
-                           widget=forms.TextInput(attrs={"placeholder": "e.g. paid at the March meeting"}))
+    note = forms.CharField(max_length=200, required=False, label=_("Note (optional)"),
+                           widget=forms.TextInput(attrs={"placeholder": _("e.g. paid at the March meeting")}))
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data

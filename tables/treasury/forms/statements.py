@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from accounts.fields import MemberField
 from tables.ledger.forms import PeriodForm
 
@@ -12,7 +14,7 @@ class StatementForm(PeriodForm):
     """A member (by username, display name or email, suggested as one types), a game or all, and a period of the
     club's days (either end may be open)."""
 
-    member = MemberField(label="Member", help_text="Username, display name or email.")
+    member = MemberField(label=_("Member"), help_text=_("Username, display name or email."))
 
     field_order = ["member", "game", "start", "end"]
 

@@ -8,16 +8,19 @@ from datetime import date
 from typing import Any
 
 from django.utils.text import capfirst
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
-from tables.ledger.selectors import club_days, money_text
+from tables.ledger.selectors import club_days, dollars_text, money_text
 from tables.models import LedgerEntry, Settlement
 from tables.treasury.books import HOUSE, OpenBooks, open_books, sums
-from tables.treasury.squaring import square_up
+from tables.treasury.squaring import EXACT_LIMIT, square_up
 
-HOUSE_NAME = "The house (bots' seats)"
+HOUSE_NAME = _("The house (bots' seats)")
+HOUSE_SHORT = _("the house")
 
 
 def money_game() -> str:
@@ -43,7 +46,9 @@ class PartyLine:
 
     @property
     def standing(self) -> str:
-        return "owes" if self.amount < 0 else "is owed" if self.amount > 0 else "square"
+        if self.amount < 0:
+            return gettext("owes")
+        return gettext("is owed") if self.amount > 0 else gettext("square")
 
 
 @dataclass(frozen=True)
@@ -54,11 +59,12 @@ class PaymentLine:
 
     @property
     def amount_text(self) -> str:
-        return f"${self.amount / 100:.2f}"
+        return dollars_text(self.amount, signed=False)
 
     @property
     def sentence(self) -> str:
-        return capfirst(f"{self.payer} pays {self.payee} {self.amount_text}")
+        return capfirst(gettext("%(payer)s pays %(payee)s %(amount)s") % {
+            "payer": self.payer, "payee": self.payee, "amount": self.amount_text})
 
 
 @dataclass
@@ -103,20 +109,31 @@ def _names(member_ids: Any) -> dict[int, str]:
 
 def _lines(totals: dict[int | None, tuple[int, int]], unit: str) -> list[PartyLine]:
     names = _names(totals)
-    lines = [PartyLine(member_id=m, name=names.get(m, "?") if m is not None else HOUSE_NAME, amount=t, entries=n,
+    lines = [PartyLine(member_id=m, name=names.get(m, "?") if m is not None else str(HOUSE_NAME), amount=t, entries=n,
                        unit=unit) for m, (t, n) in totals.items()]
     lines.sort(key=lambda line: (line.house, line.name.lower(), line.member_id or 0))
     return lines
+
+
+def method_text(*, exact: bool) -> str:
+    """How the payments were found, for the treasurer (the reasoning is tables.treasury.squaring's)."""
+    if exact:
+        return gettext("the fewest payments possible: equal debts and credits are paired first, then the rest is "
+                       "split into as many groups that square among themselves as there can be (searched exactly), "
+                       "and in each group the largest debtor pays the largest creditor")
+    return gettext("more than %(limit)s people are owed or owe after pairing equal amounts, so the rest is squared "
+                   "greedily (the largest debtor pays the largest creditor): at most one payment fewer than the "
+                   "people involved, possibly not the fewest") % {"limit": EXACT_LIMIT}
 
 
 def _with_payments(books: Books) -> Books:
     if not books.money:
         return books
     plan = square_up({line.member_id: line.amount for line in books.parties})
-    names = {line.member_id: "the house" if line.house else line.name for line in books.parties}
+    names = {line.member_id: str(HOUSE_SHORT) if line.house else line.name for line in books.parties}
     books.payments = sorted((PaymentLine(names[p.payer], names[p.payee], p.amount) for p in plan.payments),
                             key=lambda p: (p.payer.lower(), p.payee.lower()))
-    books.exact, books.method = plan.exact, plan.method
+    books.exact, books.method = plan.exact, method_text(exact=plan.exact)
     return books
 
 
@@ -160,8 +177,8 @@ def past_settlements(*, game: str, limit: int = 50) -> list[SettlementLine]:
 
     def name(key: Any, *, short: bool = False) -> str:
         if key is None or key == HOUSE:
-            return "the house" if short else HOUSE_NAME
-        return names.get(int(key), f"member {key}")
+            return str(HOUSE_SHORT if short else HOUSE_NAME)
+        return names.get(int(key), gettext("member %(id)s") % {"id": key})
 
     lines = []
     for settlement in found:

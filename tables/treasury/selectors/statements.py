@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from django.db.models import Sum
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from rules.engine import registry
@@ -35,6 +38,14 @@ class StatementRow(EntryAmounts):
         if kind == LedgerEntry.Kind.CORRECTION or (self.entry.in_person_id and self.entry.in_person.replaces_id):
             return "correction"
         return ""
+
+    @property
+    def marker_text(self) -> str:
+        """The marker as the statement prints it, in the reader's language."""
+        return str(MARKERS.get(self.marker, ""))
+
+
+MARKERS = {"reversal": _("Reversal"), "correction": _("Correction")}
 
 
 @dataclass
@@ -86,13 +97,14 @@ class Statement:
 def _where(entry: LedgerEntry) -> str:
     if entry.round_id is not None:
         table = entry.round.match.table
-        name = table.name or f"{registry.spec(table.game).title if registry.known(table.game) else table.game} " \
-                              f"table {table.code}"
-        return f"Online: {name}, round {entry.round.number}"
+        title = registry.spec(table.game).title if registry.known(table.game) else table.game
+        name = table.name or gettext("%(game)s table %(code)s") % {"game": title, "code": table.code}
+        return gettext("Online: %(table)s, round %(number)s") % {"table": name, "number": entry.round.number}
     record = entry.in_person
     if record.night_id is not None:
-        return f"Club night of {record.night.played_on:%d %b %Y}, hand {record.number}"
-    return f"At the club's table, {record.played_on:%d %b %Y}"
+        return gettext("Club night of %(day)s, hand %(number)s") % {"day": date_format(record.night.played_on, "d M Y"),
+                                                                     "number": record.number}
+    return gettext("At the club's table, %(day)s") % {"day": date_format(record.played_on, "d M Y")}
 
 
 def _names_by_round(round_ids: set[int]) -> dict[int, list[str]]:
@@ -100,22 +112,24 @@ def _names_by_round(round_ids: set[int]) -> dict[int, list[str]]:
     for round_id, seat, label in LedgerEntry.objects.filter(
             round_id__in=round_ids, kind=LedgerEntry.Kind.RESULT).values_list("round_id", "seat", "label"):
         found[round_id][seat] = label
-    return {rid: [seats.get(p, f"seat {p + 1}") for p in range(max(seats) + 1)] for rid, seats in found.items()}
+    return {rid: [seats.get(p, gettext("seat %(number)s") % {"number": p + 1}) for p in range(max(seats) + 1)]
+            for rid, seats in found.items()}
 
 
 def _result(entry: LedgerEntry, names: dict[int, list[str]]) -> str:
-    by = entry.made_by.shown_name if entry.made_by_id else "the treasurer"
+    by = entry.made_by.shown_name if entry.made_by_id else gettext("the treasurer")
     if entry.kind == LedgerEntry.Kind.REVERSAL:
-        return f"Reversal of an earlier entry, by {by}: {entry.reason}"
+        return gettext("Reversal of an earlier entry, by %(by)s: %(reason)s") % {"by": by, "reason": entry.reason}
     if entry.kind == LedgerEntry.Kind.CORRECTION:
-        return f"Corrected amount, by {by}: {entry.reason}"
+        return gettext("Corrected amount, by %(by)s: %(reason)s") % {"by": by, "reason": entry.reason}
     if entry.in_person_id is not None:
         record = entry.in_person
         if record.replaces_id:
-            return f"Corrected hand ({record.reason}): {record.summary}"
+            return gettext("Corrected hand (%(reason)s): %(summary)s") % {"reason": record.reason,
+                                                                           "summary": record.summary}
         return record.summary
     summary = (entry.round.result or {}).get("summary") or {}
-    return round_headline(summary, names.get(entry.round_id, [])) or "Result"
+    return round_headline(summary, names.get(entry.round_id, [])) or gettext("Result")
 
 
 def statement(*, member: User, game: str | None = None, start: date | None = None,

@@ -17,10 +17,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from rules.engine import registry
+from tables.ledger.selectors import dollars_text
 from tables.ledger.services.inperson import InPersonError, Priced
 from tables.models import ClubNight, InPersonRecord
 from tables.play.services.errors import TableError
@@ -37,6 +41,12 @@ from tables.treasury.selectors.nights import (
 from tables.treasury.services import nights as service
 
 SESSION_KEY = "treasury_nights"
+ALREADY_SAVED = _("This sheet was already saved: here is its night. Nothing more was recorded.")
+
+
+def sheet_title(sheet: service.Sheet) -> str:
+    return gettext("Score sheet: %(game)s, %(day)s") % {"game": registry.spec(sheet.game).title,
+                                                         "day": date_format(sheet.played_on)}
 
 
 def _page(request: HttpRequest, template: str, title: str, status: int = 200, **context: Any) -> TemplateResponse:
@@ -70,7 +80,7 @@ def _open_sheet(request: HttpRequest, token: str) -> service.Sheet | None:
 @staff_member_required
 def night_list(request: HttpRequest) -> TemplateResponse:
     open_sheets = [service.Sheet.from_data(d) for d in _sheets(request).values()]
-    return _page(request, "nights.html", "Club nights", nights=nights()[:200], open_sheets=open_sheets)
+    return _page(request, "nights.html", gettext("Club nights"), nights=nights()[:200], open_sheets=open_sheets)
 
 
 @staff_member_required
@@ -87,7 +97,7 @@ def night_new(request: HttpRequest) -> HttpResponse:
         else:
             _keep(request, sheet)
             return redirect("treasury_night_sheet", token=sheet.token)
-    return _page(request, "night_new.html", "Open a club night's score sheet", form=form)
+    return _page(request, "night_new.html", gettext("Open a club night's score sheet"), form=form)
 
 
 def _priced_rows(sheet: service.Sheet, members: list[User]) -> list[dict[str, Any]]:
@@ -112,19 +122,20 @@ def _sheet_context(sheet: service.Sheet, members: list[User], form: Any = None) 
         "sheet": sheet, "members": members, "rows": rows, "totals": totals(members, good, sheet.game),
         "form": form if form is not None else row_form(sheet.game, members=members),
         "next_number": len(sheet.rows) + 1, "game_title": registry.spec(sheet.game).title,
-        "stake_text": f"${sheet.options['stake_cents'] / 100:.2f}" if "stake_cents" in sheet.options else "",
+        "stake_text": dollars_text(sheet.options["stake_cents"],
+            signed=False) if "stake_cents" in sheet.options else "",
     }
 
 
 def _sheet_or_saved(request: HttpRequest, token: str) -> tuple[service.Sheet | None, HttpResponse | None]:
     """The open sheet, or the answer when there is none: the night it became, or back to opening one."""
     if (night := night_for_token(token)) is not None:
-        messages.info(request, "This sheet was already saved: here is its night. Nothing more was recorded.")
+        messages.info(request, ALREADY_SAVED)
         return None, _redirect_htmx(request, reverse("treasury_night", args=[night.pk]))
     sheet = _open_sheet(request, token)
     if sheet is None:
-        messages.error(request, "That score sheet is not open in your session (it was saved, or you logged out "
-                                "since); open the night again.")
+        messages.error(request, gettext("That score sheet is not open in your session (it was saved, or you logged "
+                                        "out since); open the night again."))
         return None, _redirect_htmx(request, reverse("treasury_night_new"))
     return sheet, None
 
@@ -143,7 +154,7 @@ def night_sheet(request: HttpRequest, token: str) -> HttpResponse:
     if sheet is None:
         return answer  # type: ignore[return-value]
     members = sheet_members(sheet.seats)
-    return _page(request, "night_sheet.html", f"Score sheet: {registry.spec(sheet.game).title}, {sheet.played_on}",
+    return _page(request, "night_sheet.html", sheet_title(sheet),
                  **_sheet_context(sheet, members))
 
 
@@ -169,7 +180,7 @@ def night_row(request: HttpRequest, token: str) -> HttpResponse:
     if not request.headers.get("HX-Request"):  # without script: the whole sheet again
         if added:
             return redirect(reverse("treasury_night_sheet", args=[token]) + "#entry")
-        return _page(request, "night_sheet.html", f"Score sheet: {registry.spec(sheet.game).title}, {sheet.played_on}",
+        return _page(request, "night_sheet.html", sheet_title(sheet),
                      **_sheet_context(sheet, members, form=form))
     context = _sheet_context(sheet, members, form=None if added else form)
     context.update(added=added, added_row=context["rows"][-1] if added else None)
@@ -196,7 +207,7 @@ def night_row_remove(request: HttpRequest, token: str, number: int) -> HttpRespo
 def night_save(request: HttpRequest, token: str) -> HttpResponse:
     if (night := night_for_token(token)) is not None:
         _forget(request, token)
-        messages.info(request, "This sheet was already saved: here is its night. Nothing more was recorded.")
+        messages.info(request, ALREADY_SAVED)
         return redirect("treasury_night", night_id=night.pk)
     sheet, answer = _sheet_or_saved(request, token)
     if sheet is None:
@@ -206,13 +217,15 @@ def night_save(request: HttpRequest, token: str) -> HttpResponse:
         saved = service.save_night(admin=request.user, sheet=sheet, members=members)
     except TableError as error:
         return _page(request, "night_sheet.html",
-                     f"Score sheet: {registry.spec(sheet.game).title}, {sheet.played_on}",
+                     sheet_title(sheet),
                      save_error=str(error), **_sheet_context(sheet, members), status=400)
     _forget(request, token)
     if saved.created:
-        messages.success(request, f"Saved: {len(sheet.rows)} hands of this night are in the ledger.")
+        messages.success(request, ngettext("Saved: %(count)s hand of this night is in the ledger.",
+                                           "Saved: %(count)s hands of this night are in the ledger.",
+                                           len(sheet.rows)) % {"count": len(sheet.rows)})
     else:
-        messages.info(request, "This sheet was already saved: here is its night. Nothing more was recorded.")
+        messages.info(request, ALREADY_SAVED)
     return redirect("treasury_night", night_id=saved.night.pk)
 
 
@@ -220,5 +233,7 @@ def night_save(request: HttpRequest, token: str) -> HttpResponse:
 def night_detail(request: HttpRequest, night_id: int) -> TemplateResponse:
     night = get_object_or_404(ClubNight.objects.select_related("recorded_by"), pk=night_id)
     members, hands, grand = night_hands(night)
+    stake = (night.options or {}).get("stake_cents")
     return _page(request, "night_detail.html", str(night), night=night, members=members, hands=hands, totals=grand,
+                 stake_text=dollars_text(stake, signed=False) if stake else "",
                  game_title=registry.spec(night.game).title)

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from tables.models import InPersonRecord
@@ -41,7 +42,7 @@ def replace_hand(request: HttpRequest, record_id: int) -> HttpResponse:
     record = get_object_or_404(InPersonRecord.objects.select_related("recorded_by"), pk=record_id)
     context: dict[str, Any] = {
         **admin.site.each_context(request), "opts": InPersonRecord._meta, "record": record,
-        "title": f"Replace in-person result {record.pk}",
+        "title": gettext("Replace in-person result %(id)s") % {"id": record.pk},
         "change_url": _change_url(record),
     }
     successor = InPersonRecord.objects.filter(replaces=record).first()
@@ -56,8 +57,9 @@ def replace_hand(request: HttpRequest, record_id: int) -> HttpResponse:
             if request.POST.get("action") == "replace":
                 new = replace_in_person_record(admin=request.user, record_id=record.pk, reason=reason, kind=kind,
                                                facts=facts)
-                messages.success(request, f"Replaced in-person result {record.pk} by {new.pk}: the old entries are "
-                                          f"reversed and the new ones written. {new.summary}")
+                messages.success(request, gettext(
+                    "Replaced in-person result %(old)s by %(new)s: the old entries are reversed and the new ones "
+                    "written. %(summary)s") % {"old": record.pk, "new": new.pk, "summary": new.summary})
                 return redirect(_change_url(new))
             comparison = preview_replacement(admin=request.user, record_id=record.pk, reason=reason, kind=kind,
                                              facts=facts)
@@ -65,8 +67,8 @@ def replace_hand(request: HttpRequest, record_id: int) -> HttpResponse:
             same = (error.newest.replaces_id == record.pk and error.newest.recorded_by_id == request.user.pk
                     and error.newest.reason == " ".join(reason.split()))
             if same and request.POST.get("action") == "replace":  # the same replacement, posted again
-                messages.info(request, f"In-person result {record.pk} was already replaced by {error.newest.pk}; "
-                                       "nothing more was written.")
+                messages.info(request, gettext("In-person result %(old)s was already replaced by %(new)s; nothing "
+                                               "more was written.") % {"old": record.pk, "new": error.newest.pk})
                 return redirect(_change_url(error.newest))
             context.update(_newest(error.newest))
             form.add_error(None, str(error))

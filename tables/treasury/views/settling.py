@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods
 
 from rules.engine import registry
@@ -33,7 +34,8 @@ def settle(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         confirm = SettleForm(request.POST)
         if not confirm.is_valid():
-            messages.error(request, "That confirmation made no sense (the page may be out of date): look again.")
+            messages.error(request, gettext("That confirmation made no sense (the page may be out of date): look "
+                                            "again."))
             game = request.POST.get("game")
             return _back(game if registry.known(game) else money_game())
         try:
@@ -43,13 +45,18 @@ def settle(request: HttpRequest) -> HttpResponse:
         else:
             if new:
                 later = entries_after(game=settlement.game, through=settlement.through_entry_id)
-                messages.success(request, f"Settled: {len(settlement.payments)} payment"
-                                          f"{'' if len(settlement.payments) == 1 else 's'} recorded; balances start "
-                                          "again from zero." + (f" {later} entr{'y' if later == 1 else 'ies'} "
-                                          "recorded since this page was drawn stay open for the next settlement."
-                                          if later else ""))
+                paid = len(settlement.payments)
+                said = ngettext("Settled: %(count)s payment recorded; balances start again from zero.",
+                                "Settled: %(count)s payments recorded; balances start again from zero.",
+                                paid) % {"count": paid}
+                if later:
+                    said += " " + ngettext(
+                        "%(count)s entry recorded since this page was drawn stays open for the next settlement.",
+                        "%(count)s entries recorded since this page was drawn stay open for the next settlement.",
+                        later) % {"count": later}
+                messages.success(request, said)
             else:
-                messages.info(request, "These balances were already settled; nothing more was written.")
+                messages.info(request, gettext("These balances were already settled; nothing more was written."))
         return _back(confirm.cleaned_data["game"])
     asked = request.GET.copy()
     if not asked.get("game"):
@@ -65,7 +72,8 @@ def settle(request: HttpRequest) -> HttpResponse:
                  if period["start"] or period["end"] else open_balances(game=game))
     confirm = SettleForm(initial={"game": game, "through": books.through, "seen": books.seen})
     return TemplateResponse(request, "tables/treasury/settle.html", {
-        **admin.site.each_context(request), "title": f"Settling up: {books.spec.title}", "form": form,
+        **admin.site.each_context(request), "title": gettext("Settling up: %(game)s") % {"game": books.spec.title},
+        "form": form,
         "books": books, "confirm": confirm, "past": past_settlements(game=game),
         "games": [(spec.key, spec.title) for spec in registry.all_specs()],
     })

@@ -9,9 +9,11 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
-from tables.ledger.csv_export import csv_response
+from tables.ledger.csv_export import csv_response, machine_money
 from tables.ledger.forms import PeriodForm
 from tables.ledger.selectors import club_zone
 from tables.treasury.forms.statements import StatementForm
@@ -30,7 +32,7 @@ def _page(request: HttpRequest, template: str, title: str, **context: Any) -> Te
 def statement(request: HttpRequest) -> HttpResponse:
     form = StatementForm(request.GET or None)
     found = member_statement(**form.query()) if request.GET and form.is_valid() else None
-    title = f"Statement: {found.member.shown_name}" if found else "Statements"
+    title = gettext("Statement: %(name)s") % {"name": found.member.shown_name} if found else gettext("Statements")
     return _page(request, "statement.html", title, form=form, statement=found)
 
 
@@ -40,27 +42,30 @@ def everyone(request: HttpRequest) -> HttpResponse:
     form = PeriodForm(request.GET or None)
     period = form.period() if request.GET else {"game": None, "start": None, "end": None}
     statements = statements_for_everyone(**period) if not request.GET or form.is_valid() else []
-    return _page(request, "statements_everyone.html", "Statements for everyone", form=form, period=period,
+    return _page(request, "statements_everyone.html", gettext("Statements for everyone"), form=form, period=period,
                  statements=statements)
 
 
-CSV_HEADER = ["member", "username", "game", "unit", "booked_at", "where", "result", "kind", "amount",
-              "amount_shown", "balance", "balance_shown", "entry_id"]
+# The statement is the member's, so its CSV speaks the reader's language in its header and its sentences; the
+# amounts stay machine-readable in every language (whole cents or points, and the "-$1.80" form): see machine_money.
+CSV_HEADER = [_("member"), _("username"), _("game"), _("unit"), _("booked_at"), _("where"), _("result"), _("kind"),
+              _("amount"), _("amount_shown"), _("balance"), _("balance_shown"), _("entry_id")]
 
 
-def _csv_rows(found: Statement) -> Any:
+def _csv_rows(found: Statement, *, opening: str) -> Any:
     zone = club_zone()
     member = found.member
     for section in found.games:
         unit = section.spec.unit
         yield [member.shown_name, member.username, section.spec.key, unit, found.start.isoformat()
-               if found.start else "", "", "Opening balance", "opening", "", "", section.opening,
-               section.opening_text, ""]
+               if found.start else "", "", opening, "opening", "", "", section.opening,
+               machine_money(section.opening, unit), ""]
         for row in section.rows:
             entry = row.entry
             yield [member.shown_name, member.username, section.spec.key, unit,
                    timezone.localtime(entry.created_at, zone).isoformat(), row.where, row.result,
-                   row.marker or entry.kind, entry.amount, row.amount_text, row.balance, row.balance_text, entry.pk]
+                   row.marker or entry.kind, entry.amount, machine_money(entry.amount, unit), row.balance,
+                   machine_money(row.balance, unit), entry.pk]
 
 
 @staff_member_required
@@ -68,7 +73,8 @@ def _csv_rows(found: Statement) -> Any:
 def statement_csv(request: HttpRequest) -> HttpResponse:
     form = StatementForm(request.GET)
     if not form.is_valid():
-        return _page(request, "statement.html", "Statements", form=form, statement=None)
+        return _page(request, "statement.html", gettext("Statements"), form=form, statement=None)
     found = member_statement(**form.query())
     period = "-".join(d.isoformat() for d in (found.start, found.end) if d) or "all-time"
-    return csv_response(f"statement-{found.member.username}-{period}.csv", CSV_HEADER, _csv_rows(found))
+    return csv_response(f"statement-{found.member.username}-{period}.csv", [str(h) for h in CSV_HEADER],
+                        _csv_rows(found, opening=gettext("Opening balance")))
