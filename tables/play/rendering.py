@@ -23,6 +23,7 @@ from datetime import datetime
 
 from django.template import engines
 from django.template.backends.jinja2 import Template
+from django.utils.translation import get_language
 
 from accounts.models import User
 from tables.models import Table
@@ -49,14 +50,14 @@ def board_html(table: Table, user: User, *, oob: bool = False,
         return _render(lambda: board_for(table, user), user, oob=oob, key=None)
     snapshot = snapshots.recall(table.code, table.version)
     build = (lambda: board_from(snapshot, user)) if snapshot is not None else (lambda: board_for(table, user))
-    return _cached(f"board:{table.code}:{current}:{user.pk}", build, user, oob=oob)
+    return _cached(f"board:{table.code}:{current}:{user.pk}:{get_language()}", build, user, oob=oob)
 
 
 def snapshot_html(snapshot: TableSnapshot, user: User, *, oob: bool = False) -> tuple[str, datetime | None]:
     """The board for `user` at the snapshot's version, built without reading the database."""
     if not user.is_authenticated:
         return _render(lambda: board_from(snapshot, user), user, oob=oob, key=None)
-    key = f"board:{snapshot.table.code}:{snapshot.version}:{user.pk}"
+    key = f"board:{snapshot.table.code}:{snapshot.version}:{user.pk}:{get_language()}"  # one board per language
     return _cached(key, lambda: board_from(snapshot, user), user, oob=oob)
 
 

@@ -4,11 +4,17 @@ Faces read without colour (rank and suit as text for screen readers)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import template
+from django.utils.formats import number_format
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from rules.card_order import KeyLine, key_for
-from rules.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from rules.engine.cards import SUIT_NAMES, SUIT_SAID, SUIT_SYMBOLS
+from rules.engine.text import said
+from tables.i18n import say
 from tables.play.amounts import points_text
 from tables.play.selectors import face
 
@@ -37,9 +43,12 @@ def suit_said(suit: str | None) -> str:
         return ""
     letter = suit if suit in SUIT_NAMES else _SUIT_BY_WORD.get(suit)
     if letter is None:
-        return suit
+        return say(_WORDS.get(suit, suit))
     return format_html('<span class="suit-mark{}" aria-hidden="true">{}</span> {}',
-                       " red" if letter in "DH" else "", SUIT_SYMBOLS[letter], SUIT_NAMES[letter])
+                       " red" if letter in "DH" else "", SUIT_SYMBOLS[letter], say(SUIT_SAID[letter]))
+
+
+_WORDS = {"trump": said("trump")}  # Sheepshead's trump, a suit of its own
 
 
 @register.filter
@@ -59,15 +68,25 @@ def card_order(game: str) -> tuple[KeyLine, ...]:
 
 @register.filter
 def money(cents: int | None) -> str:
+    """A change of money, signed: "+$12.50" in English, "+12,50 $" in German (the club's dollars, the reader's
+    number format)."""
     if cents is None:
         return ""
     sign = "-" if cents < 0 else "+" if cents > 0 else ""
-    return f"{sign}${abs(cents) / 100:.2f}"
+    return sign + _dollars(abs(cents))
 
 
 @register.filter
 def dollars(cents: int | None) -> str:
-    return "" if cents is None else f"${cents / 100:.2f}"
+    """An amount of money: "$12.50", "12,50 $"."""
+    if cents is None:
+        return ""
+    return ("-" if cents < 0 else "") + _dollars(abs(cents))
+
+
+def _dollars(cents: int) -> str:
+    amount = number_format(Decimal(cents) / 100, decimal_pos=2, use_l10n=True)
+    return gettext("$%(amount)s") % {"amount": amount}
 
 
 @register.filter
@@ -82,7 +101,7 @@ def seat_name(seats: list, position: int | None) -> str:
     for line in seats:
         if line.position == position:
             return line.name
-    return f"seat {position}"
+    return gettext("seat %(seat)s") % {"seat": position}
 
 
 @register.filter

@@ -27,6 +27,7 @@ from rules.engine.api import Match as EngineMatch
 from rules.engine.errors import IllegalMove
 from rules.engine.moves import Move as EngineMove
 from rules.engine.rng import new_seed
+from rules.engine.text import to_data
 from tables.models import Match, Move, Round, Seat, Table, TableSocket
 from tables.play import background, move_log, pace, push, snapshots
 from tables.play.selectors import name_seats, seat_label
@@ -239,7 +240,8 @@ class Live:
         now = timezone.now()
         self.round.over = True
         self.round.finished_at = now
-        self.round.result = {"deltas": list(result.deltas), "unit": result.unit, "summary": dict(result.summary)}
+        self.round.result = {"deltas": list(result.deltas), "unit": result.unit,
+                             "summary": to_data(dict(result.summary))}  # sentences kept translatable
         if self.round.pk is None:  # bots played the whole round as it was dealt: its entries need its row
             self.round.save(force_insert=True)
         round_finished.send(sender=Round, round=self.round, table=self.table, seats=self.seats)  # the ledger's entries
