@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from rules.engine import registry
 
@@ -34,19 +35,19 @@ def new_table_code() -> str:
 
 class Table(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "waiting for players"
-        RUNNING = "running", "playing"
-        FINISHED = "finished", "finished"
-        ABANDONED = "abandoned", "closed"
+        OPEN = "open", _("waiting for players")
+        RUNNING = "running", _("playing")
+        FINISHED = "finished", _("finished")
+        ABANDONED = "abandoned", _("closed")
 
     class BotSpeed(models.TextChoices):
         """How fast bots (and seats played for absent members) move: each move is its own version, pushed to
         every viewer, this long after the one before (tables.play.pace holds the seconds)."""
 
-        INSTANT = "instant", "instant"
-        BRISK = "brisk", "brisk"
-        NORMAL = "normal", "normal"
-        SLOW = "slow", "slow"
+        INSTANT = "instant", _("instant")
+        BRISK = "brisk", _("brisk")
+        NORMAL = "normal", _("normal")
+        SLOW = "slow", _("slow")
 
     code = models.CharField(max_length=16, unique=True, default=new_table_code, editable=False)
     game = models.CharField(max_length=20, choices=game_choices, db_index=True)
