@@ -23,7 +23,7 @@ from rules.engine.text import Said, from_data, seat_of
 from tables.i18n import say
 from tables.models import Match, Move, Round, Seat, Table
 from tables.play import move_log, pace
-from tables.play.amounts import points_text
+from tables.play.amounts import dollars_text, points_text
 from tables.play.snapshots import TableSnapshot
 
 
@@ -217,9 +217,7 @@ def describe_options(spec: GameSpec, options: dict[str, Any]) -> list[tuple[str,
 def _option_value(option: Any, value: Any) -> str:
     """An option's value in the reader's language; an amount of money in their number format."""
     if option.unit == "cents" and isinstance(value, int) and not (value == 0 and option.zero_text):
-        from tables.play.templatetags import dollars  # the board's own money format (templatetags imports us)
-
-        return dollars(value)
+        return dollars_text(value)
     return say(option.describe(value))
 
 

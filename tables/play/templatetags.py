@@ -4,10 +4,7 @@ Faces read without colour (rank and suit as text for screen readers)."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django import template
-from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext
 
@@ -15,7 +12,7 @@ from rules.card_order import KeyLine, key_for
 from rules.engine.cards import SUIT_NAMES, SUIT_SAID, SUIT_SYMBOLS
 from rules.engine.text import said
 from tables.i18n import say
-from tables.play.amounts import points_text
+from tables.play.amounts import dollars_text, points_text
 from tables.play.selectors import face
 
 register = template.Library()
@@ -72,21 +69,13 @@ def money(cents: int | None) -> str:
     number format)."""
     if cents is None:
         return ""
-    sign = "-" if cents < 0 else "+" if cents > 0 else ""
-    return sign + _dollars(abs(cents))
+    return ("+" if cents > 0 else "") + dollars_text(cents)
 
 
 @register.filter
 def dollars(cents: int | None) -> str:
     """An amount of money: "$12.50", "12,50 $"."""
-    if cents is None:
-        return ""
-    return ("-" if cents < 0 else "") + _dollars(abs(cents))
-
-
-def _dollars(cents: int) -> str:
-    amount = number_format(Decimal(cents) / 100, decimal_pos=2, use_l10n=True)
-    return gettext("$%(amount)s") % {"amount": amount}
+    return "" if cents is None else dollars_text(cents)
 
 
 @register.filter
