@@ -25,6 +25,14 @@ from tests.tables.helpers import PLAYERS, current_round, full_table, legal_for, 
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def _language_restored():
+    """A German request leaves German active in this thread (LocaleMiddleware activates, nothing deactivates):
+    put back what was active, so the tests after these read English as before."""
+    with translation.override(translation.get_language()):
+        yield
+
 # English the board says, any of which on a German board means a string was left untranslated.
 ENGLISH_MARKERS = (
     "Your hand", "Your turn", "Your lead", "Your moves", "Waiting for", "Take a seat", "House rules", "Card order",
