@@ -13,6 +13,7 @@ from jinja2 import ChainableUndefined, Environment, Undefined
 
 from tables.i18n import say
 from tables.play import templatetags
+from tables.play.selectors import move_label
 from tables.play.templatetags import at, card_face, dollars, money, points, seat_name
 
 
@@ -28,7 +29,7 @@ def environment(**options: Any) -> Environment:
     # The board speaks the viewer's language: Django's gettext, whatever language is active for the render.
     # Newstyle: `_("Hello %(name)s", name=x)` formats after translating and escapes its arguments.
     env.install_gettext_callables(gettext, ngettext, newstyle=False)  # type: ignore[attr-defined]
-    env.globals.update(url=url, card_face=card_face)
+    env.globals.update(url=url, card_face=card_face, move_label=move_label)
     env.filters.update(say=say)  # the engine's sentences (rules.engine.text) in the viewer's language
     env.filters.update(money=money, dollars=dollars, points=points, seat_name=seat_name, at=at, capfirst=capfirst)
     # Suits and cards in words and symbols, and each game's card-order key (rules.card_order).

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from rules.engine.errors import ConfigError
 from rules.engine.moves import Move
+from rules.engine.text import said
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,7 @@ class OptionSpec:
         if self.kind == "choice":
             return next((label for choice, label in self.choices if choice == value), str(value))
         if self.kind == "bool":
-            return "yes" if value else "no"
+            return said("yes") if value else said("no")
         if value == 0 and self.zero_text:
             return self.zero_text
         if self.unit == "cents" and isinstance(value, int):

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from rules.engine.text import Said, said
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 SUIT_NAMES: dict[str, str] = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -17,6 +19,21 @@ RANK_NAMES: dict[str, str] = {
     "A": "ace", "J": "jack", "Q": "queen", "K": "king",
     **{r: r for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10")},
 }
+
+# The same words as people read them in their own language (rules.engine.text): the dicts above stay plain English
+# (they are keys and data too).
+SUIT_SAID: dict[str, Said] = {"C": said("clubs"), "D": said("diamonds"), "H": said("hearts"), "S": said("spades")}
+SUIT_ONE: dict[str, Said] = {"C": said("club"), "D": said("diamond"), "H": said("heart"), "S": said("spade")}
+RANK_SAID: dict[str, Said | str] = {
+    "A": said("ace"), "J": said("jack"), "Q": said("queen"), "K": said("king"),
+    **{r: r for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10")},
+}
+
+
+def card_name(text: str) -> Said:
+    """A card in words, in the reader's language: "queen of clubs" (a screen reader's label, a line of text)."""
+    c = card(text)
+    return said("%(rank)s of %(suit)s", rank=RANK_SAID[c.rank], suit=SUIT_SAID[c.suit])
 
 
 class Card(NamedTuple):

@@ -10,15 +10,16 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.engine.api import Config, Match, OptionSpec, RoundResult
+from rules.engine.text import said
 
 ROUNDS_OPTION = OptionSpec(
     name="rounds",
-    label="Rounds in a match",
+    label=said("Rounds in a match"),
     default=0,
-    help="How many deals make a match; 0 plays once round the table, so everybody deals once.",
+    help=said("How many deals make a match; 0 plays once round the table, so everybody deals once."),
     minimum=0,
     maximum=50,
-    zero_text="once round the table",
+    zero_text=said("once round the table"),
 )
 
 

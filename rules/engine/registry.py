@@ -100,8 +100,8 @@ def last_event(key: str, state: Any, viewer: int | None) -> str:
     module = game(key)
     narrate = getattr(module, "last_event", None)
     if narrate is not None:
-        return str(narrate(state, viewer) or "")
-    return str(module.view(state, viewer).get("last") or "")
+        return narrate(state, viewer) or ""  # a Said stays one: the web layer translates it (rules.engine.text)
+    return module.view(state, viewer).get("last") or ""
 
 
 def tricks_done(key: str, state: Any) -> int:

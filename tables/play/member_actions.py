@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.translation import gettext
+
 from accounts.models import User
 from tables.play.request_numbers import whole_number
 from tables.play.services import play
@@ -30,7 +32,7 @@ def version_of(raw: object) -> int:
         raw = str(raw)
     version = whole_number(raw) if isinstance(raw, str) else None
     if version is None:
-        raise TableError("This request carries no table version; reload the page.")
+        raise TableError(gettext("This request carries no table version; reload the page."))
     return version
 
 
@@ -45,7 +47,7 @@ def act(*, kind: str, table_id: int, user: User, fields: Mapping[str, object]) -
                               expected_version=version)
     if kind == READY:
         return play.ready_for_next_round(table_id=table_id, user=user, expected_version=version)
-    raise TableError("That is not something a member does at a table.")
+    raise TableError(gettext("That is not something a member does at a table."))
 
 
 def act_from_socket(*, table_id: int, table_code: str, user: User, message: Mapping[str, object]) -> int:
@@ -54,8 +56,8 @@ def act_from_socket(*, table_id: int, table_code: str, user: User, message: Mapp
     that names none is not one the page sends), then it is read as the POST is."""
     named = message.get("table")
     if not isinstance(named, str) or not named:
-        raise TableError("This message names no table; reload the page.")
+        raise TableError(gettext("This message names no table; reload the page."))
     if named != table_code:
-        raise TableError("That move was made on another table's page; nothing was changed here.")
+        raise TableError(gettext("That move was made on another table's page; nothing was changed here."))
     kind = message.get("kind")
     return act(kind=kind if isinstance(kind, str) else "", table_id=table_id, user=user, fields=message)

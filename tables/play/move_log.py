@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.engine import registry
 from rules.engine.cards import SUIT_SYMBOLS
+from rules.engine.text import from_data, to_data
 
 _CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
 
@@ -28,9 +29,11 @@ def entry(*, game: str, state: Any, players: int, seat: int | None, actor: str,
             own[str(viewer)] = text
     if not public and not own:
         return None
-    line: dict[str, Any] = {"seat": seat, "actor": actor, "text": public}
+    # Kept as the engine's sentence with its parameters (rules.engine.text.to_data), so each reader reads it in
+    # their own language when the board is drawn.
+    line: dict[str, Any] = {"seat": seat, "actor": actor, "text": to_data(public)}
     if own:
-        line["own"] = own
+        line["own"] = {viewer: to_data(text) for viewer, text in own.items()}
     if closed_trick:
         line["trick"] = True
     return line
@@ -43,6 +46,7 @@ def lines_for(log: list[dict[str, Any]], viewer: int | None) -> list[dict[str, A
     shown = []
     for line in log:
         text = (line.get("own") or {}).get(key, line.get("text", "")) if key is not None else line.get("text", "")
+        text = from_data(text)
         if text:
             shown.append({"text": text, "seat": line.get("seat"), "actor": line.get("actor"),
                           "trick": bool(line.get("trick"))})

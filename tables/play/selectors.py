@@ -6,19 +6,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
-from rules.engine.cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card
+from rules.engine.cards import SUIT_SYMBOLS, card, card_name
+from rules.engine.text import Said, from_data, seat_of
+from tables.i18n import say
 from tables.models import Match, Move, Round, Seat, Table
 from tables.play import move_log, pace
-from tables.play.amounts import points_text
+from tables.play.amounts import dollars_text, points_text
 from tables.play.snapshots import TableSnapshot
 
 
@@ -36,7 +41,7 @@ class CardFace:
 def face(text: str, move: str | None = None) -> CardFace:
     c = card(text)
     return CardFace(text=text, rank=c.rank, suit=c.suit, symbol=SUIT_SYMBOLS[c.suit],
-                    name=f"{RANK_NAMES[c.rank]} of {SUIT_NAMES[c.suit]}", red=c.suit in "DH", move=move)
+                    name=say(card_name(text)), red=c.suit in "DH", move=move)
 
 
 @dataclass
@@ -57,13 +62,19 @@ class SeatLine:
     spot: str = "b"  # where the seat sits around the felt, as the viewer sees it (seat_spots)
 
     @property
+    def cards_text(self) -> str:
+        """ "5 cards" held, in the reader's language."""
+        count = self.cards or 0
+        return ngettext("%(count)s card", "%(count)s cards", count) % {"count": count}
+
+    @property
     def presence_text(self) -> str:
         """The seat's presence in words, as everyone at the table reads it."""
         if self.presence == "bot":
-            return "left · the bot plays" if self.away else "bot"
+            return gettext("left · the bot plays") if self.away else gettext("bot")
         if self.presence == "offline":
-            return "offline · the bot plays for them" if self.bot_plays else "offline"
-        return self.presence
+            return gettext("offline · the bot plays for them") if self.bot_plays else gettext("offline")
+        return gettext("online") if self.presence == "online" else self.presence
 
 
 @dataclass(frozen=True)
@@ -121,6 +132,12 @@ class Board:
     sheet: list[SheetRow] = field(default_factory=list)  # the match's finished rounds, oldest first
 
     @property
+    def sheet_title(self) -> str:
+        """The score sheet's fold: "Score sheet (3 rounds)"."""
+        count = len(self.sheet)
+        return ngettext("Score sheet (%(count)s round)", "Score sheet (%(count)s rounds)", count) % {"count": count}
+
+    @property
     def version(self) -> int:
         return self.table.version
 
@@ -145,22 +162,25 @@ class Board:
         """What leaving does, said before it is done (tables.play.services.tables.leave_table; the seat's ledger
         entries stay the member's while the bot plays it, tables.ledger.services.ledger.record_round)."""
         if self.others_present:
-            return ("Leave the table? The bot plays your seat from now on; your results still count for you. "
-                    "You can take your seat back while the match lasts.")
-        return ("You are the last player here. If you leave, the bots finish this round (it is settled as usual) "
-                "and the table closes.")
+            return gettext("Leave the table? The bot plays your seat from now on; your results still count for you. "
+                           "You can take your seat back while the match lasts.")
+        return gettext("You are the last player here. If you leave, the bots finish this round (it is settled as "
+                       "usual) and the table closes.")
 
     @property
     def house_rules(self) -> list[tuple[str, str]]:
         """The table's options, then how it runs by itself: time per turn, bot speed, the grace for the offline."""
         table = self.table
         speed = pace.pace(table.bot_speed)
-        tempo = "" if table.bot_speed == Table.BotSpeed.INSTANT else f" (a move every {speed.move:g} s)"
+        speed_text = str(table.get_bot_speed_display())
+        if table.bot_speed != Table.BotSpeed.INSTANT:
+            speed_text = gettext("%(speed)s (a move every %(seconds)s s)") % {
+                "speed": speed_text, "seconds": number_format(Decimal(f"{speed.move:g}"), use_l10n=True)}
         return [
             *self.options,
-            ("Time per turn", f"{table.turn_seconds} s"),
-            ("Bot speed", f"{table.get_bot_speed_display()}{tempo}"),
-            ("Grace before the bot plays for an offline player", f"{table.grace_seconds} s"),
+            (gettext("Time per turn"), f"{table.turn_seconds} s"),
+            (gettext("Bot speed"), speed_text),
+            (gettext("Grace before the bot plays for an offline player"), f"{table.grace_seconds} s"),
         ]
 
     @cached_property
@@ -190,35 +210,73 @@ class Board:
 
 def describe_options(spec: GameSpec, options: dict[str, Any]) -> list[tuple[str, str]]:
     """The table's house rules as (label, value) for people, each as its option describes it."""
-    return [(option.label, option.describe(options.get(option.name, option.default))) for option in spec.options]
+    return [(say(option.label), _option_value(option, options.get(option.name, option.default)))
+            for option in spec.options]
+
+
+def _option_value(option: Any, value: Any) -> str:
+    """An option's value in the reader's language; an amount of money in their number format."""
+    if option.unit == "cents" and isinstance(value, int) and not (value == 0 and option.zero_text):
+        return dollars_text(value)
+    return say(option.describe(value))
+
+
+def move_word(kind: str) -> str:
+    """A move's verb on its button, in the reader's language ("Play", "Spielen")."""
+    words = {"play": gettext("Play"), "pick": gettext("Pick"), "pass": gettext("Pass"), "draw": gettext("Draw"),
+             "bury": gettext("Bury"), "discard": gettext("Discard")}
+    return words.get(kind, kind.capitalize())
 
 
 def move_label(text: str) -> str:
     kind, *cards = text.split()
     if not cards:
-        return kind.capitalize()
-    return f"{kind.capitalize()} " + " ".join(f"{card(c).rank}{SUIT_SYMBOLS[card(c).suit]}" for c in cards)
+        return move_word(kind)
+    return f"{move_word(kind)} " + " ".join(f"{card(c).rank}{SUIT_SYMBOLS[card(c).suit]}" for c in cards)
 
 
 _SEAT_WORD = re.compile(r"\b([Ss])eat (\d+)\b")
 
 
-def name_seats(text: str, names: list[str]) -> str:
-    """The engine speaks of "seat 3"; people at the table see each other's names."""
+def _named(text: Said, names: list[str], suits: bool) -> Said:
+    """`text` with each seat it names replaced by the seat's name (and, with `suits`, its cards as 7♥)."""
+    params: dict[str, Any] = {}
+    for key, value in text.params.items():
+        position = seat_of(value)
+        if position is not None:
+            params[key] = names[position] if 0 <= position < len(names) else value
+        elif isinstance(value, Said):
+            params[key] = _named(value, names, suits)
+        elif suits and isinstance(value, str):
+            params[key] = move_log.with_suits(value)
+        else:
+            params[key] = value
+    return Said(text.msgid, params)
+
+
+def name_seats(text: Any, names: list[str], *, suits: bool = False) -> str:
+    """The engine speaks of "seat 3"; people at the table see each other's names, in their own language. `text`
+    is the engine's Said (or one kept in the database, rules.engine.text.to_data), or plain text as older rounds
+    kept it; `suits` writes its cards as people write them (7H reads 7♥), never touching a name."""
+    text = from_data(text)
+    if isinstance(text, Said):
+        return say(_named(text, names, suits))
 
     def name(found: re.Match[str]) -> str:
         position = int(found.group(2))
         return names[position] if position < len(names) else found.group(0)
 
-    return _SEAT_WORD.sub(name, text or "")
+    return _SEAT_WORD.sub(name, move_log.with_suits(text or "") if suits else (text or ""))
 
 
 def round_headline(summary: dict[str, Any], names: list[str]) -> str:
     text = summary.get("text") or summary.get("headline")
     if not text and summary.get("ending") == "blocked":
-        text = "Nobody could go on: the hand is blocked and everyone counts the cards they hold."
-    elif not text and summary.get("winner") is not None:
-        text = f"Seat {summary['winner']} went out; everyone else counts the cards they hold."
+        return gettext("Nobody could go on: the hand is blocked and everyone counts the cards they hold.")
+    if not text and summary.get("winner") is not None:
+        winner = int(summary["winner"])
+        return gettext("%(player)s went out; everyone else counts the cards they hold.") % {
+            "player": names[winner] if 0 <= winner < len(names) else gettext("Seat %(seat)s") % {"seat": winner}}
     return name_seats(text or "", names)
 
 
@@ -233,7 +291,14 @@ def timeout_notice(recent: list[tuple[str, int]], names: list[str]) -> str:
             late.append(names[seat])
     if not late:
         return ""
-    return f"Time ran out for {' and '.join(late)}; the bot played for them."
+    return gettext("Time ran out for %(players)s; the bot played for them.") % {"players": said_and(late)}
+
+
+def said_and(items: list[str]) -> str:
+    """ "Ann, Bob and Cy" in the reader's language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return gettext("%(first)s and %(last)s") % {"first": ", ".join(items[:-1]), "last": items[-1]}
 
 
 def recent_from_log(log: list[dict[str, Any]] | None) -> list[tuple[str, int]]:
@@ -246,8 +311,8 @@ def seat_label(seat: Seat) -> str:
     """A seat's name on the board, in the ledger and in replays: the member's name, or the bot's seat
     number (a finished round's seats are all taken, so the ledger never labels an empty seat)."""
     if seat.is_bot:
-        return f"Bot {seat.position + 1}"
-    return seat.user.shown_name if seat.user else "empty seat"
+        return gettext("Bot %(number)s") % {"number": seat.position + 1}
+    return seat.user.shown_name if seat.user else gettext("empty seat")
 
 
 def table_version(table_id: int | None) -> int | None:
@@ -285,11 +350,15 @@ def acting_prompt(line: SeatLine) -> str:
     """The prompt while someone else's seat is to act and its member will not act: the bot plays it, or will
     in a moment. Empty when the seat's member is there to play (the engine's prompt stands)."""
     if line.is_bot:
-        return f"{line.name} is playing…"  # a bot's seat is named "Bot N" (seat_label): it says it is a bot
+        # a bot's seat is named "Bot N" (seat_label): it says it is a bot
+        return gettext("%(player)s is playing…") % {"player": line.name}
     if line.bot_plays:
-        return f"The bot is playing for {'you' if line.is_me else line.name}…"
+        if line.is_me:
+            return gettext("The bot is playing for you…")
+        return gettext("The bot is playing for %(player)s…") % {"player": line.name}
     if line.presence == "offline":
-        return f"Waiting for {line.name} (offline) — the bot plays for them in a moment."
+        return gettext("Waiting for %(player)s (offline) — the bot plays for them in a moment.") % {
+            "player": line.name}
     return ""
 
 
@@ -299,21 +368,28 @@ def log_lines(current: Round, viewer: int | None, names: list[str], members: set
     the engine tells it as the seat's own ("You played 4♣")."""
     shown = []
     for line in move_log.lines_for(current.log or [], viewer):
-        text = name_seats(move_log.with_suits(line["text"]), names)
+        text = name_seats(line["text"], names, suits=True)
         seat = line.get("seat")
         if seat in members and line.get("actor") in _BOT_FOR_MEMBER:
-            mine = seat == viewer
-            text += " (" + _BOT_FOR_MEMBER[line["actor"]].format(
-                who="you" if mine else names[seat], was="were" if mine else "was") + ")"
+            text = gettext("%(line)s (%(note)s)") % {
+                "line": text, "note": _bot_for_member(line["actor"], seat == viewer, names[seat])}
         shown.append(LogLine(text=text, trick=line["trick"]))
     return shown
 
 
-_BOT_FOR_MEMBER = {
-    Move.Actor.BOT: "played by the bot for {who}",  # the member had left the seat
-    Move.Actor.ABSENT: "played by the bot while {who} {was} offline",
-    Move.Actor.TIMEOUT: "played by the bot: {who} ran out of time",
-}
+_BOT_FOR_MEMBER = (Move.Actor.BOT, Move.Actor.ABSENT, Move.Actor.TIMEOUT)
+
+
+def _bot_for_member(actor: str, mine: bool, name: str) -> str:
+    """Why the bot made a member's move: they had left the seat, were offline, or ran out of time."""
+    if actor == Move.Actor.BOT:
+        return gettext("played by the bot for you") if mine else (
+            gettext("played by the bot for %(player)s") % {"player": name})
+    if actor == Move.Actor.ABSENT:
+        return gettext("played by the bot while you were offline") if mine else (
+            gettext("played by the bot while %(player)s was offline") % {"player": name})
+    return gettext("played by the bot: you ran out of time") if mine else (
+        gettext("played by the bot: %(player)s ran out of time") % {"player": name})
 
 
 def last_trick_of(view: dict[str, Any], names: list[str]) -> LastTrick | None:
@@ -328,10 +404,10 @@ def last_trick_of(view: dict[str, Any], names: list[str]) -> LastTrick | None:
         count = points_text(int(last["points"]))
     else:
         pips = int(last.get("pips") or 0)
-        count = f"{pips} pip{'' if pips == 1 else 's'}"
+        count = ngettext("%(count)s pip", "%(count)s pips", pips) % {"count": pips}
 
     def who(position: int) -> str:
-        return names[position] if 0 <= position < len(names) else f"seat {position}"
+        return names[position] if 0 <= position < len(names) else gettext("seat %(seat)s") % {"seat": position}
 
     return LastTrick(plays=[(who(play["seat"]), play["card"]) for play in last["cards"]], taker=who(last["winner"]),
                      count=count, on_table=not view.get("trick"), seats=tuple(play["seat"] for play in last["cards"]),
@@ -371,7 +447,8 @@ def pile_player(view: dict[str, Any], log: list[dict[str, Any]]) -> int | None:
         newest = plays[-1]
         return newest["seat"] if top in newest.get("cards", []) else None
     for line in reversed(log):
-        if line.get("seat") is not None and re.search(rf"\bplayed {re.escape(top)}\b", line.get("text") or ""):
+        text = str(from_data(line.get("text") or ""))  # the English, as the engine said it
+        if line.get("seat") is not None and re.search(rf"\bplayed {re.escape(top)}\b", text):
             return int(line["seat"])
     return None
 
@@ -432,8 +509,8 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
     if mine is not None and (mine.away or table.status != Table.Status.RUNNING):
         view = {**view, "legal": []}
     names = [line.name for line in board.seats]
-    view = {**view, "prompt": name_seats(move_log.with_suits(view.get("prompt", "")), names),
-            "last": name_seats(move_log.with_suits(view.get("last", "")), names)}
+    view = {**view, "prompt": name_seats(view.get("prompt", ""), names, suits=True),
+            "last": name_seats(view.get("last", ""), names, suits=True)}
     board.view = view
     if current.over and current.result:
         board.round_text = round_headline(current.result.get("summary", {}), names)
@@ -446,7 +523,7 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
         line.dealer = view.get("dealer", dealer) == line.position
     acting = next((line for line in board.seats if line.to_act), None)
     if board.closed_by_itself:
-        board.view = {**view, "prompt": "This table has closed."}
+        board.view = {**view, "prompt": gettext("This table has closed.")}
     elif (acting is not None and not current.over and table.status == Table.Status.RUNNING
           and not (acting.is_me and not acting.away)):
         prompt = acting_prompt(acting)

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from rules.card_order import KeyLine, key_for
-from rules.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
-from tables.play.amounts import points_text
+from rules.engine.cards import SUIT_NAMES, SUIT_SAID, SUIT_SYMBOLS
+from rules.engine.text import said
+from tables.i18n import say
+from tables.play.amounts import dollars_text, points_text
 from tables.play.selectors import face
 
 register = template.Library()
@@ -37,9 +40,12 @@ def suit_said(suit: str | None) -> str:
         return ""
     letter = suit if suit in SUIT_NAMES else _SUIT_BY_WORD.get(suit)
     if letter is None:
-        return suit
+        return say(_WORDS.get(suit, suit))
     return format_html('<span class="suit-mark{}" aria-hidden="true">{}</span> {}',
-                       " red" if letter in "DH" else "", SUIT_SYMBOLS[letter], SUIT_NAMES[letter])
+                       " red" if letter in "DH" else "", SUIT_SYMBOLS[letter], say(SUIT_SAID[letter]))
+
+
+_WORDS = {"trump": said("trump")}  # Sheepshead's trump, a suit of its own
 
 
 @register.filter
@@ -59,15 +65,17 @@ def card_order(game: str) -> tuple[KeyLine, ...]:
 
 @register.filter
 def money(cents: int | None) -> str:
+    """A change of money, signed: "+$12.50" in English, "+12,50 $" in German (the club's dollars, the reader's
+    number format)."""
     if cents is None:
         return ""
-    sign = "-" if cents < 0 else "+" if cents > 0 else ""
-    return f"{sign}${abs(cents) / 100:.2f}"
+    return ("+" if cents > 0 else "") + dollars_text(cents)
 
 
 @register.filter
 def dollars(cents: int | None) -> str:
-    return "" if cents is None else f"${cents / 100:.2f}"
+    """An amount of money: "$12.50", "12,50 $"."""
+    return "" if cents is None else dollars_text(cents)
 
 
 @register.filter
@@ -82,7 +90,7 @@ def seat_name(seats: list, position: int | None) -> str:
     for line in seats:
         if line.position == position:
             return line.name
-    return f"seat {position}"
+    return gettext("seat %(seat)s") % {"seat": position}
 
 
 @register.filter

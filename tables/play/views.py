@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tables.models import Table
@@ -105,7 +106,7 @@ def remove_bot(request: HttpRequest, code: str) -> HttpResponse:
     def remove(table: Table) -> None:
         position = whole_number(request.POST.get("position"))
         if position is None:
-            raise TableError("Say which seat's bot to remove.")
+            raise TableError(gettext("Say which seat's bot to remove."))
         table_services.remove_bot(table_id=table.pk, user=request.user, position=position)
 
     return _table_action(request, code, remove)

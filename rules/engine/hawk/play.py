@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from rules.engine.api import Config, Match, RoundResult
-from rules.engine.cards import SUIT_NAMES, Card
+from rules.engine.cards import SUIT_ONE, Card
 from rules.engine.errors import ConfigError, IllegalMove
 from rules.engine.hawk.deck import DEAL_PACKETS, DECK, TRUMPED_BY, winning_index
 from rules.engine.hawk.scoring import BONUS_KINDS, tally_tricks
@@ -18,6 +18,8 @@ from rules.engine.hawk.spec import SPEC
 from rules.engine.hawk.state import Deal, State, Trick
 from rules.engine.moves import Move
 from rules.engine.rng import shuffled
+from rules.engine.text import Said, joined, said
+from rules.engine.text import seat as seat_said
 
 PLAY: dict[Card, Move] = {c: Move("play", (c,)) for c in DECK}
 
@@ -35,10 +37,6 @@ def _deal_plan(players: int, dealer: int) -> tuple[tuple[int, ...], ...]:
             spots[(dealer + offset) % players].extend(range(position, position + packet))
             position += packet
     return tuple(tuple(s) for s in spots)
-
-
-def _singular(suit: str) -> str:
-    return SUIT_NAMES[suit][:-1]
 
 
 def new_round(config: Config, seed: str, match: Match | None = None) -> State:
@@ -83,24 +81,24 @@ def legal_moves(state: State, seat: int) -> list[Move]:
 def apply(state: State, seat: int, move: Move) -> State:
     turn = state.turn
     if turn is None:
-        raise IllegalMove("The round is over.")
+        raise IllegalMove(said("The round is over."))
     if seat != turn:
-        raise IllegalMove(f"It is seat {turn}'s turn, not seat {seat}'s.")
+        raise IllegalMove(said("It is %(turn)s's turn, not %(seat)s's.", turn=seat_said(turn), seat=seat_said(seat)))
     if not isinstance(move, Move) or move.kind != "play" or len(move.cards) != 1:
-        raise IllegalMove("In Hawk you play one card at a time, like 'play 7H'.")
+        raise IllegalMove(said("In Hawk you play one card at a time, like 'play 7H'."))
     played = move.cards[0]
     hand = state.hands[seat]
     try:
         index = hand.index(played)
     except ValueError:
-        raise IllegalMove(f"You do not hold {played}.") from None
+        raise IllegalMove(said("You do not hold %(card)s.", card=str(played))) from None
     table = state.table
     if table:
         led = table[0][1]
         if played[1] != led:
             for held in hand:
                 if held[1] == led:
-                    raise IllegalMove(f"You must follow suit: play a {_singular(led)}.")
+                    raise IllegalMove(said("You must follow suit: play a %(suit)s.", suit=SUIT_ONE[led]))
     left = hand[:index] + hand[index + 1 :]
     hands = (*state.hands[:seat], left, *state.hands[seat + 1 :])
     table = (*table, played)
@@ -112,8 +110,8 @@ def apply(state: State, seat: int, move: Move) -> State:
     return State(state.deal, hands, winner, (), tricks, winner if left else None)
 
 
-def _seats_text(seats: tuple[int, ...]) -> str:
-    return " and ".join(f"seat {s}" for s in seats)
+def _seats_text(seats: tuple[int, ...]) -> Said | str:
+    return joined(seat_said(s) for s in seats)
 
 
 def result(state: State) -> RoundResult:
@@ -124,13 +122,24 @@ def result(state: State) -> RoundResult:
     tricks_won = [0] * state.players
     for trick in state.tricks:
         tricks_won[trick.winner] += 1
-    side = "solo " if score.solo else ""
-    outcome = "won" if score.won else "lost"
-    each = "" if len(score.lafh) == 1 else " each"
-    headline = (
-        f"LAFH {side}({_seats_text(score.lafh)}) {outcome} with {score.lafh_pips} pips to "
-        f"{score.nob_pips}: k {score.k}, {score.points:+d} points{each}."
-    )
+    facts = {"seats": _seats_text(score.lafh), "pips": score.lafh_pips, "nob_pips": score.nob_pips, "k": score.k,
+             "points": f"{score.points:+d}"}
+    each = len(score.lafh) != 1
+    if score.solo:
+        headline = (said("LAFH solo (%(seats)s) won with %(pips)s pips to %(nob_pips)s: k %(k)s, %(points)s points.",
+                         **facts) if score.won else
+                    said("LAFH solo (%(seats)s) lost with %(pips)s pips to %(nob_pips)s: k %(k)s, %(points)s points.",
+                         **facts))
+    elif score.won:
+        headline = (said("LAFH (%(seats)s) won with %(pips)s pips to %(nob_pips)s: k %(k)s, %(points)s points each.",
+                         **facts) if each else
+                    said("LAFH (%(seats)s) won with %(pips)s pips to %(nob_pips)s: k %(k)s, %(points)s points.",
+                         **facts))
+    else:
+        headline = (said("LAFH (%(seats)s) lost with %(pips)s pips to %(nob_pips)s: k %(k)s, %(points)s points each.",
+                         **facts) if each else
+                    said("LAFH (%(seats)s) lost with %(pips)s pips to %(nob_pips)s: k %(k)s, %(points)s points.",
+                         **facts))
     for event in events:
         event["label"] = BONUS_KINDS[event["kind"]]
     summary = score.as_dict()

@@ -9,49 +9,55 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.cards import SUIT_NAMES
+from rules.engine.cards import SUIT_ONE, SUIT_SAID
 from rules.engine.hawk.deck import PIPS
 from rules.engine.hawk.play import led_and_trump, legal_moves, result
 from rules.engine.hawk.spec import SPEC
 from rules.engine.hawk.state import State
+from rules.engine.text import Said, said
+from rules.engine.text import seat as seat_said
 
 
 def _seat_cards(leader: int, cards: tuple, players: int) -> list[dict[str, Any]]:
     return [{"seat": (leader + i) % players, "card": str(c)} for i, c in enumerate(cards)]
 
 
-def _who(seat: int, viewer: int | None) -> str:
-    return "You" if seat == viewer else f"Seat {seat}"
+def _played(seat: int, viewer: int | None, card: object) -> Said:
+    if seat == viewer:
+        return said("You played %(card)s.", card=str(card))
+    return said("%(player)s played %(card)s.", player=seat_said(seat, capital=True), card=str(card))
 
 
-def _last(state: State, viewer: int | None) -> str:
+def _last(state: State, viewer: int | None) -> Said | str:
     players = state.players
     if state.table:
         seat = (state.leader + len(state.table) - 1) % players
-        return f"{_who(seat, viewer)} played {state.table[-1]}."
+        return _played(seat, viewer, state.table[-1])
     if state.tricks:
         trick = state.tricks[-1]
         pips = sum(PIPS[c] for c in trick.cards)
-        took = "take" if trick.winner == viewer else "takes"
-        return (
-            f"{_who(trick.winner, viewer)} {took} trick {len(state.tricks)} "
-            f"with {trick.cards[(trick.winner - trick.leader) % players]} ({pips} pips)."
-        )
+        card = str(trick.cards[(trick.winner - trick.leader) % players])
+        if trick.winner == viewer:
+            return said("You take trick %(number)s with %(card)s (%(pips)s pips).",
+                        number=len(state.tricks), card=card, pips=pips)
+        return said("%(player)s takes trick %(number)s with %(card)s (%(pips)s pips).",
+                    player=seat_said(trick.winner, capital=True), number=len(state.tricks), card=card, pips=pips)
     return ""
 
 
-def _prompt(state: State, viewer: int | None) -> str:
+def _prompt(state: State, viewer: int | None) -> Said:
     turn = state.turn
     if turn is None:
-        return "The round is over."
+        return said("The round is over.")
     if turn != viewer:
-        return f"Waiting for seat {turn} to play."
+        return said("Waiting for %(player)s to play.", player=seat_said(turn))
     led, trump = led_and_trump(state.table)
     if led is None:
-        return "Your lead: play any card."
+        return said("Your lead: play any card.")
     if any(c[1] == led for c in state.hands[viewer]):
-        return f"Your turn: follow suit with a {SUIT_NAMES[led][:-1]}."
-    return f"Your turn: you have no {SUIT_NAMES[led]}, so play any card ({SUIT_NAMES[trump]} would trump)."
+        return said("Your turn: follow suit with a %(suit)s.", suit=SUIT_ONE[led])
+    return said("Your turn: you have no %(led)s, so play any card (%(trump)s would trump).",
+                led=SUIT_SAID[led], trump=SUIT_SAID[trump])
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -115,13 +121,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return data
 
 
-def last_event(state: State, viewer: int | None) -> str:
+def last_event(state: State, viewer: int | None) -> Said | str:
     """What the last move did, as `viewer` (None: a spectator) may read it: the table's move log, line by line.
     A move that closed a trick says who played its last card, then who took it."""
     if not state.table and state.tricks:
         trick = state.tricks[-1]
         seat = (trick.leader + len(trick.cards) - 1) % state.players
-        return f"{_who(seat, viewer)} played {trick.cards[-1]}. {_last(state, viewer)}"
+        return said("%(played)s %(took)s", played=_played(seat, viewer, trick.cards[-1]), took=_last(state, viewer))
     return _last(state, viewer)
 
 

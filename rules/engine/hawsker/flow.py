@@ -11,6 +11,8 @@ from rules.engine.cards import Card
 from rules.engine.hawsker.scoring import can_play, score_hand, sort_cards
 from rules.engine.hawsker.state import Cards, Draft
 from rules.engine.rng import shuffled
+from rules.engine.text import said, then
+from rules.engine.text import seat as seat_said
 
 
 def with_seat(pair: tuple, seat: int, value: object) -> tuple:
@@ -53,9 +55,9 @@ def stuck(d: Draft, seat: int) -> None:
     d.discards = with_seat(d.discards, seat, d.discards[seat] + hand)
     d.hands = with_seat(d.hands, seat, ())
     d.ending, d.ender = "stuck", seat
-    d.last = (d.last + " " if d.last else "") + (
-        f"Seat {seat} cannot play, so pegging ends: seat {seat} discards the whole hand and scores nothing."
-    )
+    d.last = then(d.last, said(
+        "%(player)s cannot play, so pegging ends: %(same)s discards the whole hand and scores nothing.",
+        player=seat_said(seat, capital=True), same=seat_said(seat)))
     final_discards(d, (1 - seat,))
 
 
@@ -84,9 +86,9 @@ def finish(d: Draft) -> None:
     else:
         d.scored = (hands[0], hands[1])
     d.scores = (score_hand(d.scored[0]), score_hand(d.scored[1]))
-    d.last = (d.last + " " if d.last else "") + (
-        f"The hands are scored: seat 0 {d.scores[0]}, seat 1 {d.scores[1]}."
-    )
+    d.last = then(d.last, said("The hands are scored: %(first)s %(first_score)s, %(second)s %(second_score)s.",
+                               first=seat_said(0), first_score=d.scores[0], second=seat_said(1),
+                               second_score=d.scores[1]))
     d.phase = "over"
     d.turn = None
     d.pending = ()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.engine.api import Band, Config, GameSpec, OptionSpec
+from rules.engine.text import said
 
 PLAYERS = 2
 HAND_SIZE = 8  # every round deals each hand back up to this
@@ -21,18 +22,18 @@ SPEC = GameSpec(
     options=(
         OptionSpec(
             name="short",
-            label="Short game",
+            label=said("Short game"),
             default=False,
-            help="Play to 50 points instead of 100.",
+            help=said("Play to 50 points instead of 100."),
         ),
     ),
-    blurb=(
+    blurb=said(
         "A two-player pegging game invented in a caravan in Whitby: lay cards that follow suit, "
         "are kings or make 13 with the top card, then score your hand cribbage style. First to 100."
     ),
     ranked_by="matches",  # played to a target: matches won count, not points summed over hands
     band_option="short",
-    bands=(Band("standard", "To 100 points", False), Band("short", "Short game: to 50 points", True)),
+    bands=(Band("standard", said("To 100 points"), False), Band("short", said("Short game: to 50 points"), True)),
 )
 
 

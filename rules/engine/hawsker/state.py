@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import Any
 
 from rules.engine.cards import Card, parse_cards
+from rules.engine.text import from_data, to_data
 
 Cards = tuple[Card, ...]
 
@@ -163,8 +164,13 @@ def to_json(state: State) -> dict[str, Any]:
         "ender": state.ender,
         "scored": [_texts(h) for h in state.scored],
         "scores": list(state.scores),
-        "last": state.last,
+        "last": to_data(state.last),
     }
+
+
+def _last_text(data: Any) -> str:
+    text = from_data(data)
+    return text if isinstance(text, str) else str(text)
 
 
 def _pair(items: Any) -> Any:
@@ -197,5 +203,5 @@ def from_json(data: Mapping[str, Any]) -> State:
         ender=None if data["ender"] is None else int(data["ender"]),
         scored=_pair(parse_cards(h) for h in data["scored"]),
         scores=_pair(int(n) for n in data["scores"]),
-        last=str(data["last"]),
+        last=_last_text(data["last"]),
     )

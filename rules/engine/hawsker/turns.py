@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache, partial
 
-from rules.engine.cards import FULL_DECK, SUIT_NAMES, Card
+from rules.engine.cards import FULL_DECK, SUIT_ONE, Card
 from rules.engine.errors import IllegalMove
 from rules.engine.hawsker.flow import draw, final_discards, finish, start_pegging, stuck, with_seat
 from rules.engine.hawsker.scoring import (
@@ -22,6 +22,8 @@ from rules.engine.hawsker.scoring import (
 from rules.engine.hawsker.spec import PLAYS_EACH
 from rules.engine.hawsker.state import Draft, State
 from rules.engine.moves import Move
+from rules.engine.text import Said, said, then
+from rules.engine.text import seat as seat_said
 
 
 def to_act(state: State) -> int | None:
@@ -57,9 +59,9 @@ def legal_moves(state: State, seat: int) -> list[Move]:
 def apply(state: State, seat: int, move: Move) -> State:
     turn = state.turn
     if turn is None:
-        raise IllegalMove("The round is over: nothing more can be played.")
+        raise IllegalMove(said("The round is over: nothing more can be played."))
     if seat != turn:
-        raise IllegalMove(f"It is not your turn: waiting for seat {turn}.")
+        raise IllegalMove(said("It is not your turn: waiting for %(player)s.", player=seat_said(turn)))
     if state.phase == "play":
         return _play(state, seat, move)
     return _discard(state, seat, move)
@@ -68,21 +70,21 @@ def apply(state: State, seat: int, move: Move) -> State:
 def _discard(state: State, seat: int, move: Move) -> State:
     if move.kind != "discard":
         if state.phase == "discard":
-            raise IllegalMove("First discard a card face down, one at a time (like 'discard 7S').")
-        raise IllegalMove("Pegging is over: discard one more card before the hands are scored.")
+            raise IllegalMove(said("First discard a card face down, one at a time (like 'discard 7S')."))
+        raise IllegalMove(said("Pegging is over: discard one more card before the hands are scored."))
     if len(move.cards) != 1:
-        raise IllegalMove("Discard exactly one card at a time.")
+        raise IllegalMove(said("Discard exactly one card at a time."))
     card = move.cards[0]
     hand = state.hands[seat]
     if card not in hand:
-        raise IllegalMove(f"You do not hold {card}.")
+        raise IllegalMove(said("You do not hold %(card)s.", card=str(card)))
     d = Draft(state)
     kept = tuple([c for c in hand if c != card])
     d.hands = (kept, state.hands[1]) if seat == 0 else (state.hands[0], kept)
     d.discards = with_seat(state.discards, seat, (*state.discards[seat], card))
     d.waste = (*state.waste, card)
     d.pending = state.pending[1:]
-    d.last = f"Seat {seat} discarded a card face down."
+    d.last = said("%(player)s discarded a card face down.", player=seat_said(seat, capital=True))
     if d.pending:
         d.turn = d.pending[0]
     elif state.phase == "discard":
@@ -92,36 +94,31 @@ def _discard(state: State, seat: int, move: Move) -> State:
     return d.freeze()
 
 
-def _why_not(top: Card | None, cards: tuple[Card, ...]) -> str:
+def _why_not(top: Card | None, cards: tuple[Card, ...]) -> Said:
     named = " ".join(str(c) for c in cards)
     if len(set(cards)) != len(cards):
-        return "A card can be played only once in a combination."
+        return said("A card can be played only once in a combination.")
     if top is None:
-        return "The first play of a round is one single card."
+        return said("The first play of a round is one single card.")
     if len(cards) > 1 and any(c.rank == KING for c in cards):
-        return "A king is played on its own: kings never count in a 13."
-    suit = SUIT_NAMES[top.suit]
+        return said("A king is played on its own: kings never count in a 13.")
     if top.rank == KING:
-        return (
-            f"{named} cannot go on the {top}: play one {suit[:-1]}, any king, or two or more cards "
-            "that add to 13 by themselves."
-        )
-    return (
-        f"{named} cannot go on the {top}: play one {suit[:-1]}, any king, or cards that make 13 "
-        f"with the {top}."
-    )
+        return said("%(cards)s cannot go on the %(top)s: play one %(suit)s, any king, or two or more cards "
+                    "that add to 13 by themselves.", cards=named, top=str(top), suit=SUIT_ONE[top.suit])
+    return said("%(cards)s cannot go on the %(top)s: play one %(suit)s, any king, or cards that make 13 "
+                "with the %(top)s.", cards=named, top=str(top), suit=SUIT_ONE[top.suit])
 
 
 def _play(state: State, seat: int, move: Move) -> State:
     if move.kind != "play":
-        raise IllegalMove("It is your turn to play: lay one card or a combination (like 'play 4C 9D').")
+        raise IllegalMove(said("It is your turn to play: lay one card or a combination (like 'play 4C 9D')."))
     cards = move.cards
     if not cards:
-        raise IllegalMove("Name the card or cards you play.")
+        raise IllegalMove(said("Name the card or cards you play."))
     hand = state.hands[seat]
     for c in cards:
         if c not in hand:
-            raise IllegalMove(f"You do not hold {c}.")
+            raise IllegalMove(said("You do not hold %(card)s.", card=str(c)))
     table = state.table
     top = table[-1] if table else None
     if not is_legal_play(top, cards):
@@ -139,22 +136,22 @@ def _play(state: State, seat: int, move: Move) -> State:
     if not rest:
         d.hands = ((), state.hands[1]) if seat == 0 else (state.hands[0], ())
         d.ending, d.ender = "steal", seat
-        d.last = (
-            f"Seat {seat} played {named} and emptied the hand: that is a steal. "
-            f"Seat {seat} will score seat {other}'s hand."
-        )
+        d.last = said("%(player)s played %(cards)s and emptied the hand: that is a steal. "
+                      "%(player)s will score %(other)s's hand.", player=seat_said(seat, capital=True), cards=named,
+                      other=seat_said(other))
         final_discards(d, (other,))
         return d.freeze()
     drawn = draw(d)
     if drawn is None:
-        d.last = f"Seat {seat} played {named}."
+        d.last = said("%(player)s played %(cards)s.", player=seat_said(seat, capital=True), cards=named)
     else:
         rest = sort_cards((*rest, drawn))
-        d.last = f"Seat {seat} played {named} and drew a card."
+        d.last = said("%(player)s played %(cards)s and drew a card.", player=seat_said(seat, capital=True),
+                      cards=named)
     d.hands = (rest, state.hands[1]) if seat == 0 else (state.hands[0], rest)
     if plays[0] >= PLAYS_EACH and plays[1] >= PLAYS_EACH:
         d.ending = "plays"
-        d.last += " Both have made five plays, so pegging ends."
+        d.last = then(d.last, said("Both have made five plays, so pegging ends."))
         final_discards(d, (d.leader, 1 - d.leader))
     else:
         d.turn = other

@@ -9,23 +9,26 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.api import RoundResult
-from rules.engine.cards import SUIT_NAMES
+from rules.engine.cards import SUIT_ONE
 from rules.engine.hawsker.scoring import KING, score_breakdown
 from rules.engine.hawsker.spec import PLAYERS, PLAYS_EACH, SPEC
 from rules.engine.hawsker.state import Cards, State
 from rules.engine.hawsker.turns import legal_moves, top_card
+from rules.engine.text import Said, said
+from rules.engine.text import seat as seat_said
 
 
 def _texts(cards: Cards) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _ending_text(state: State) -> str:
+def _ending_text(state: State) -> Said:
     if state.ending == "steal":
-        return f"Seat {state.ender} emptied the hand and stole seat {1 - state.ender}'s hand."  # type: ignore[operator]
+        return said("%(player)s emptied the hand and stole %(other)s's hand.",
+                    player=seat_said(state.ender, capital=True), other=seat_said(1 - state.ender))  # type: ignore[arg-type,operator]
     if state.ending == "stuck":
-        return f"Seat {state.ender} could not play and scored nothing."
-    return "Both players made five plays."
+        return said("%(player)s could not play and scored nothing.", player=seat_said(state.ender, capital=True))  # type: ignore[arg-type]
+    return said("Both players made five plays.")
 
 
 def _summary(state: State) -> dict[str, Any]:
@@ -38,10 +41,11 @@ def _summary(state: State) -> dict[str, Any]:
         "breakdowns": [score_breakdown(h) for h in state.scored],
         "totals_before": list(state.totals),
         "totals": after,
-        "text": (
-            f"{_ending_text(state)} Seat 0 scores {state.scores[0]}, seat 1 scores {state.scores[1]}; "
-            f"the match stands at {after[0]} to {after[1]}."
-        ),
+        "text": said(
+            "%(ending)s %(first)s scores %(first_score)s, %(second)s scores %(second_score)s; "
+            "the match stands at %(first_total)s to %(second_total)s.", ending=_ending_text(state),
+            first=seat_said(0, capital=True), first_score=state.scores[0], second=seat_said(1),
+            second_score=state.scores[1], first_total=after[0], second_total=after[1]),
     }
 
 
@@ -51,29 +55,32 @@ def result(state: State) -> RoundResult:
     return RoundResult(deltas=state.scores, unit=SPEC.unit, summary=_summary(state))
 
 
-def _prompt(state: State, seat: int | None) -> str:
+def _prompt(state: State, seat: int | None) -> Said:
     turn = state.turn
     if turn is None:
-        return f"The round is over: seat 0 scores {state.scores[0]}, seat 1 scores {state.scores[1]}."
+        return said("The round is over: %(first)s scores %(first_score)s, %(second)s scores %(second_score)s.",
+                    first=seat_said(0), first_score=state.scores[0], second=seat_said(1),
+                    second_score=state.scores[1])
     if seat != turn:
-        doing = "play" if state.phase == "play" else "discard"
-        return f"Waiting for seat {turn} to {doing}."
+        if state.phase == "play":
+            return said("Waiting for %(player)s to play.", player=seat_said(turn))
+        return said("Waiting for %(player)s to discard.", player=seat_said(turn))
     if state.phase == "discard":
         left = state.pending.count(seat)
-        return f"Discard a card face down ({left} to go)."
+        return said("Discard a card face down (%(count)s to go).", count=left)
     if state.phase == "final":
         if state.ending == "steal":
-            return (
-                f"Seat {state.ender} stole: discard one card; seat {state.ender} scores the rest of your hand."
-            )
-        return "Pegging is over: discard one more card; the rest of your hand is scored."
+            return said("%(player)s stole: discard one card; %(same)s scores the rest of your hand.",
+                        player=seat_said(state.ender, capital=True), same=seat_said(state.ender))  # type: ignore[arg-type]
+        return said("Pegging is over: discard one more card; the rest of your hand is scored.")
     top = top_card(state)
     if top is None:
-        return "Lead any one card."
-    suit = SUIT_NAMES[top.suit][:-1]
+        return said("Lead any one card.")
     if top.rank == KING:
-        return f"Play on the {top}: one {suit}, any king, or two or more cards adding to 13."
-    return f"Play on the {top}: one {suit}, any king, or cards making 13 with it."
+        return said("Play on the %(top)s: one %(suit)s, any king, or two or more cards adding to 13.",
+                    top=str(top), suit=SUIT_ONE[top.suit])
+    return said("Play on the %(top)s: one %(suit)s, any king, or cards making 13 with it.",
+                top=str(top), suit=SUIT_ONE[top.suit])
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -124,7 +131,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return data
 
 
-def last_event(state: State, viewer: int | None) -> str:
+def last_event(state: State, viewer: int | None) -> Said | str:
     """What the last move did, for the table's move log: Hawsker's account of it is the same for everyone
     (a discard is "a card face down")."""
     return state.last

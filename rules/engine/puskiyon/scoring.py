@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rules.engine.cards import FULL_DECK, RANK_NAMES, RANKS, SUIT_NAMES, SUITS, Card
+from rules.engine.cards import FULL_DECK, RANK_SAID, RANKS, SUIT_ONE, SUITS, Card
+from rules.engine.text import Said, said
 
 RANK_POINTS: dict[str, int] = {"A": 1, **{str(n): n for n in range(2, 11)}, "J": 10, "Q": 10, "K": 10}
 
@@ -38,6 +39,6 @@ def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=SORT_KEY.__getitem__))
 
 
-def what_follows(top: Card) -> str:
+def what_follows(top: Card) -> Said:
     """Words for the cards that may be played on `top`: 'any 10 or any spade'."""
-    return f"any {RANK_NAMES[top.rank]} or any {SUIT_NAMES[top.suit][:-1]}"
+    return said("any %(rank)s or any %(suit)s", rank=RANK_SAID[top.rank], suit=SUIT_ONE[top.suit])

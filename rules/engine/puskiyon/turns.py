@@ -14,6 +14,8 @@ from rules.engine.moves import Move
 from rules.engine.puskiyon.scoring import MATCHES, hand_points, what_follows
 from rules.engine.puskiyon.spec import SPEC
 from rules.engine.puskiyon.state import DREW, DREW_PASSED, DREW_PLAYED, PASSED, PLAYED, State, build
+from rules.engine.text import said
+from rules.engine.text import seat as seat_said
 
 DRAW = Move("draw")
 PASS = Move("pass")
@@ -47,12 +49,12 @@ def apply(state: State, seat: int, move: Move) -> State:
     turn = state.turn
     if seat != turn or turn is None:
         if turn is None:
-            raise IllegalMove("The hand is over; nobody can move.")
-        raise IllegalMove(f"It is not your turn: seat {turn} is to play.")
+            raise IllegalMove(said("The hand is over; nobody can move."))
+        raise IllegalMove(said("It is not your turn: %(player)s is to play.", player=seat_said(turn)))
     try:
         kind, cards = move
     except (TypeError, ValueError):
-        raise IllegalMove(f"{move!r} is not a move.") from None
+        raise IllegalMove(said("%(move)s is not a move.", move=repr(move))) from None
     _seat, last_kind, drawn = state.last
     if last_kind != DREW:
         drawn = None
@@ -60,17 +62,19 @@ def apply(state: State, seat: int, move: Move) -> State:
     stock = state.stock
     if kind == "play":
         if len(cards) != 1:
-            raise IllegalMove("Play exactly one card, like 'play 10D'.")
+            raise IllegalMove(said("Play exactly one card, like 'play 10D'."))
         card = cards[0]
         hand = hands[seat]
         if card not in hand:
-            raise IllegalMove(f"You do not hold {card}.")
+            raise IllegalMove(said("You do not hold %(card)s.", card=str(card)))
         if drawn is not None and card != drawn:
-            raise IllegalMove(f"After drawing you may play only the card you drew ({drawn}), or pass.")
+            raise IllegalMove(said("After drawing you may play only the card you drew (%(card)s), or pass.",
+                                        card=str(drawn)))
         pile = state.pile
         top = pile[-1]
         if card not in MATCHES[top]:
-            raise IllegalMove(f"{card} does not match {top}: play {what_follows(top)}.")
+            raise IllegalMove(said("%(card)s does not match %(top)s: play %(follows)s.", card=str(card), top=str(top),
+                                        follows=what_follows(top)))
         index = hand.index(card)
         left = hand[:index] + hand[index + 1 :]
         return build(
@@ -83,14 +87,15 @@ def apply(state: State, seat: int, move: Move) -> State:
             (seat, PLAYED if drawn is None else DREW_PLAYED, card),
         )
     if kind != "draw" and kind != "pass":
-        raise IllegalMove(f"Puskiyon has no move '{kind}': play a card, draw, or pass.")
+        raise IllegalMove(said("Puskiyon has no move '%(kind)s': play a card, draw, or pass.", kind=kind))
     if cards:
-        raise IllegalMove(f"'{kind}' names no cards; you wrote '{kind} {_cards_named(cards)}'.")
+        raise IllegalMove(said("'%(kind)s' names no cards; you wrote '%(kind)s %(cards)s'.", kind=kind,
+                                    cards=_cards_named(cards)))
     if kind == "draw":
         if drawn is not None:
-            raise IllegalMove("You have already drawn this turn: play the card you drew, or pass.")
+            raise IllegalMove(said("You have already drawn this turn: play the card you drew, or pass."))
         if not stock:
-            raise IllegalMove("The stock is empty: play a matching card or pass.")
+            raise IllegalMove(said("The stock is empty: play a matching card or pass."))
         card = stock[0]
         return build(
             state.table,
@@ -103,7 +108,7 @@ def apply(state: State, seat: int, move: Move) -> State:
         )
     # kind is "pass"
     if drawn is None and stock:
-        raise IllegalMove("You may pass only after drawing, or when the stock is empty: play or draw.")
+        raise IllegalMove(said("You may pass only after drawing, or when the stock is empty: play or draw."))
     players = state.table.players
     # Only a pass made with the stock empty counts toward a block; a turn that drew (even the last
     # card) and kept it starts the count again, so a hand never blocks on the draw of the last card.

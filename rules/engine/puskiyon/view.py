@@ -15,12 +15,14 @@ from rules.engine.puskiyon.scoring import MATCHES, SORT_KEY, hand_points, sort_h
 from rules.engine.puskiyon.spec import KEY
 from rules.engine.puskiyon.state import DREW, DREW_PASSED, DREW_PLAYED, PASSED, PLAYED, State
 from rules.engine.puskiyon.turns import legal_moves, result
+from rules.engine.text import Said, said, then
+from rules.engine.text import seat as seat_said
 
 RECENT = 5  # how many of the pile's top cards a view lists
 
 
-def _who(seat: int, viewer: int | None) -> str:
-    return "You" if seat == viewer else f"Seat {seat}"
+def _who(seat: int, viewer: int | None) -> Said:
+    return said("You") if seat == viewer else seat_said(seat, capital=True)
 
 
 def _texts(cards: tuple[Card, ...]) -> list[str]:
@@ -33,47 +35,64 @@ def phase(state: State) -> str:
     return "drawn" if state.drawn is not None else "play"
 
 
-def _last(state: State, viewer: int | None) -> str:
+def _sentence(kind: str, mine: bool, who: Said, card: str) -> Said | None:
+    """One move in words, told as the mover's own (`mine`: "You drew 7H") or as the others read it."""
+    if mine:
+        sentences = {PLAYED: said("You played %(card)s.", card=card),
+                     DREW_PLAYED: said("You drew and played %(card)s.", card=card),
+                     DREW: said("You drew %(card)s.", card=card),
+                     DREW_PASSED: said("You drew %(card)s and passed.", card=card),
+                     PASSED: said("You passed.")}
+    else:
+        sentences = {PLAYED: said("%(player)s played %(card)s.", player=who, card=card),
+                     DREW_PLAYED: said("%(player)s drew and played %(card)s.", player=who, card=card),
+                     DREW: said("%(player)s drew a card.", player=who),
+                     DREW_PASSED: said("%(player)s drew a card and passed.", player=who),
+                     PASSED: said("%(player)s passed.", player=who)}
+    return sentences.get(kind)
+
+
+def _last(state: State, viewer: int | None) -> Said | str:
     seat, kind, card = state.last
     if seat < 0:
         return ""
     who = _who(seat, viewer)
     mine = seat == viewer
-    if kind == PLAYED:
-        sentence = f"{who} played {card}."
-    elif kind == DREW_PLAYED:
-        sentence = f"{who} drew and played {card}."
-    elif kind == DREW:
-        sentence = f"{who} drew {card}." if mine else f"{who} drew a card."
-    elif kind == DREW_PASSED:
-        sentence = f"{who} drew {card} and passed." if mine else f"{who} drew a card and passed."
-    elif kind == PASSED:
-        sentence = f"{who} passed."
-    else:
+    sentence = _sentence(kind, mine, who, str(card))
+    if sentence is None:
         return ""
     if state.out is not None:
-        sentence += " That was the last card: the hand is over." if mine else f" {who} went out."
-    elif state.turn is None:
-        sentence += " Everyone passed in turn with the stock empty: the hand is blocked."
+        return then(sentence, said("That was the last card: the hand is over.") if mine else
+                    said("%(player)s went out.", player=who))
+    if state.turn is None:
+        return then(sentence, said("Everyone passed in turn with the stock empty: the hand is blocked."))
     return sentence
 
 
-def _prompt(state: State, viewer: int | None) -> str:
+def _prompt(state: State, viewer: int | None) -> Said:
     turn = state.turn
     if turn is None:
         if state.out is None:
-            return "The hand is blocked: everyone adds up the cards left in hand."
-        return f"{_who(state.out, viewer)} went out: everyone else adds up the cards left in hand."
+            return said("The hand is blocked: everyone adds up the cards left in hand.")
+        if state.out == viewer:
+            return said("You went out: everyone else adds up the cards left in hand.")
+        return said("%(player)s went out: everyone else adds up the cards left in hand.",
+                    player=seat_said(state.out, capital=True))
     top = state.pile[-1]
     if turn != viewer:
-        waiting = "to play the drawn card or pass" if state.drawn is not None else "to play"
-        return f"Waiting for seat {turn} {waiting}."
+        if state.drawn is not None:
+            return said("Waiting for %(player)s to play the drawn card or pass.", player=seat_said(turn))
+        return said("Waiting for %(player)s to play.", player=seat_said(turn))
     if state.drawn is not None:
         if state.drawn in MATCHES[top]:
-            return f"You drew {state.drawn}: play it on {top}, or pass and keep it."
-        return f"You drew {state.drawn}; it does not match {top}, so pass."
-    then = "draw a card" if state.stock else "pass (the stock is empty)"
-    return f"Your turn: play a card on {top} ({what_follows(top)}), or {then}."
+            return said("You drew %(card)s: play it on %(top)s, or pass and keep it.", card=str(state.drawn),
+                        top=str(top))
+        return said("You drew %(card)s; it does not match %(top)s, so pass.", card=str(state.drawn), top=str(top))
+    if state.stock:
+        return said("Your turn: play a card on %(top)s (%(follows)s), or draw a card.", top=str(top),
+                    follows=what_follows(top))
+    return said("Your turn: play a card on %(top)s (%(follows)s), or pass (the stock is empty).", top=str(top),
+                follows=what_follows(top))
 
 
 def _legal_texts(state: State, seat: int | None) -> list[str]:
@@ -126,7 +145,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return data
 
 
-def last_event(state: State, viewer: int | None) -> str:
+def last_event(state: State, viewer: int | None) -> Said | str:
     """What the last move did, as `viewer` (None: a spectator) may read it: the table's move log, line by line
     (a card drawn is named only to the one who drew it)."""
     return _last(state, viewer)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.engine.cards import Card, card, make_deck, parse_cards
+from rules.engine.cards import SUIT_SAID, Card, card, make_deck, parse_cards
+from rules.engine.text import Said, said
 
 RANKS: tuple[str, ...] = ("7", "8", "9", "10", "J", "Q", "K", "A")
 DECK: tuple[Card, ...] = make_deck(RANKS)
@@ -44,6 +45,7 @@ for _j, _s in enumerate(FAIL_SUITS):
         SORT_KEY[card(_r + _s)] = 20 + 10 * _j + _i
 
 SUIT_WORDS: dict[str, str] = {TRUMP: "trump", "C": "clubs", "S": "spades", "H": "hearts"}
+SUIT_SAID_WORDS: dict[str, Said] = {TRUMP: said("trump"), "C": SUIT_SAID["C"], "S": SUIT_SAID["S"], "H": SUIT_SAID["H"]}
 
 DEAL_SIZES: dict[int, tuple[int, int]] = {3: (10, 2), 4: (7, 4), 5: (6, 2), 6: (5, 2), 7: (4, 4)}
 

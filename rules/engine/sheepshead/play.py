@@ -16,12 +16,14 @@ from rules.engine.sheepshead.deck import (
     DECK,
     JACK_OF_DIAMONDS,
     SUIT,
-    SUIT_WORDS,
+    SUIT_SAID_WORDS,
     sort_hand,
     winning_index,
 )
 from rules.engine.sheepshead.spec import PARTNER_JD, SPEC
 from rules.engine.sheepshead.state import BURY, OVER, PICK, PLAY, State, Table
+from rules.engine.text import said
+from rules.engine.text import seat as seat_said
 
 PICK_MOVE = Move("pick")
 PASS_MOVE = Move("pass")
@@ -104,19 +106,21 @@ def _without(hand: tuple[Card, ...], gone: Card) -> tuple[Card, ...]:
 
 def _one_card(move: Move, kind: str, example: str) -> Card:
     if not isinstance(move, Move):
-        raise IllegalMove("That is not a move.")
+        raise IllegalMove(said("That is not a move."))
     cards = move.cards
     if move.kind != kind or not isinstance(cards, tuple) or len(cards) != 1:
-        raise IllegalMove(f"{kind.capitalize()} one card now, like '{kind} {example}'.")
+        if kind == "bury":
+            raise IllegalMove(said("Bury one card now, like 'bury %(card)s'.", card=example))
+        raise IllegalMove(said("Play one card now, like 'play %(card)s'.", card=example))
     return cards[0]
 
 
 def apply(state: State, seat: int, move: Move) -> State:
     turn = state.turn
     if turn is None:
-        raise IllegalMove("The hand is over.")
+        raise IllegalMove(said("The hand is over."))
     if seat != turn:
-        raise IllegalMove(f"It is not your turn: waiting for seat {turn}.")
+        raise IllegalMove(said("It is not your turn: waiting for %(player)s.", player=seat_said(turn)))
     phase = state.phase
     if phase == PLAY:
         if type(move) is Move and move.kind == "play" and len(move.cards) == 1:  # the usual case, checked fast
@@ -132,14 +136,15 @@ def _play(state: State, seat: int, played: Card) -> State:
     try:
         index = hand.index(played)
     except ValueError:
-        raise IllegalMove(f"You do not hold {played}.") from None
+        raise IllegalMove(said("You do not hold %(card)s.", card=str(played))) from None
     trick = state.trick
     if trick:
         led = SUIT[trick[0]]
         if SUIT[played] != led:
             for held in hand:
                 if SUIT[held] == led:
-                    raise IllegalMove(f"You must follow {SUIT_WORDS[led]}: you hold {held}.")
+                    raise IllegalMove(said("You must follow %(suit)s: you hold %(card)s.", suit=SUIT_SAID_WORDS[led],
+                                                card=str(held)))
     rest = hand[:index] + hand[index + 1 :]
     hands = (*state.hands[:seat], rest, *state.hands[seat + 1 :])
     trick = (*trick, played)
@@ -163,7 +168,7 @@ def _pick_or_pass(state: State, seat: int, move: Move) -> State:
         hands = _replace_hand(state.hands, seat, sort_hand(state.hands[seat] + table.blind))
         return State(table, BURY, seat, hands, seat, (), None, state.leader, (), ())
     if move != PASS_MOVE:
-        raise IllegalMove("Pick up the blind or pass.")
+        raise IllegalMove(said("Pick up the blind or pass."))
     first = (table.dealer + 1) % table.players
     if seat == table.dealer:  # everybody passed: a leaster, led from the dealer's left
         return State(table, PLAY, first, state.hands, None, (), None, first, (), ())
@@ -173,7 +178,7 @@ def _pick_or_pass(state: State, seat: int, move: Move) -> State:
 def _bury(state: State, seat: int, card: Card) -> State:
     hand = state.hands[seat]
     if card not in hand:
-        raise IllegalMove(f"You do not hold {card}.")
+        raise IllegalMove(said("You do not hold %(card)s.", card=str(card)))
     table = state.table
     hands = _replace_hand(state.hands, seat, _without(hand, card))
     buried = (*state.buried, card)

@@ -17,6 +17,8 @@ from rules.engine.sheepshead.scoring import (
 )
 from rules.engine.sheepshead.spec import SPEC
 from rules.engine.sheepshead.state import OVER, State
+from rules.engine.text import said
+from rules.engine.text import seat as seat_said
 
 
 def trick_points(state: State) -> list[int]:
@@ -68,9 +70,10 @@ def result(state: State) -> RoundResult:
         summary["leaster_winner"] = winner
         if winner is None:
             low = min(p for p, c in zip(points, counts, strict=True) if c)
-            text = f"Leaster: a tie for fewest points ({low}), so nothing is paid."
+            text = said("Leaster: a tie for fewest points (%(points)s), so nothing is paid.", points=low)
         else:
-            text = f"Leaster: seat {winner} won with {points[winner]} points and collects from everybody."
+            text = said("Leaster: %(player)s won with %(points)s points and collects from everybody.",
+                        player=seat_said(winner), points=points[winner])
     else:
         side = [state.picker] if state.partner is None else [state.picker, state.partner]
         picker_points = sum(points[s] for s in side) + points_of(state.buried)
@@ -85,12 +88,18 @@ def result(state: State) -> RoundResult:
             opponent_points=TOTAL_POINTS - picker_points,
             rate=rate,
         )
-        who = f"Seat {state.picker}" + (" alone" if state.partner is None else f" with seat {state.partner}")
-        stakes = f"{abs(rate)} stake{'s' if abs(rate) > 1 else ''}"
-        if rate > 0:
-            text = f"{who} took {picker_points} points and wins {stakes} from each opponent."
+        if state.partner is None:
+            who = said("%(picker)s alone", picker=seat_said(state.picker, capital=True))
         else:
-            text = f"{who} took {picker_points} points and pays {stakes} to each opponent."
+            who = said("%(picker)s with %(partner)s", picker=seat_said(state.picker, capital=True),
+                       partner=seat_said(state.partner))
+        stakes = said("1 stake") if abs(rate) == 1 else said("%(count)s stakes", count=abs(rate))
+        if rate > 0:
+            text = said("%(who)s took %(points)s points and wins %(stakes)s from each opponent.",
+                        who=who, points=picker_points, stakes=stakes)
+        else:
+            text = said("%(who)s took %(points)s points and pays %(stakes)s to each opponent.",
+                        who=who, points=picker_points, stakes=stakes)
     summary["money"] = money
     summary["text"] = text
     return RoundResult(deltas=tuple(money), unit=SPEC.unit, summary=summary)

@@ -10,23 +10,21 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.cards import Card
-from rules.engine.sheepshead.deck import DEAL_SIZES, JACK_OF_DIAMONDS, SUIT, SUIT_WORDS, points_of
+from rules.engine.sheepshead.deck import DEAL_SIZES, JACK_OF_DIAMONDS, SUIT, SUIT_SAID_WORDS, SUIT_WORDS, points_of
 from rules.engine.sheepshead.play import deal, legal_moves
 from rules.engine.sheepshead.results import jd_played, result, tricks_taken
 from rules.engine.sheepshead.spec import SPEC
 from rules.engine.sheepshead.state import BURY, OVER, PICK, PLAY, State
+from rules.engine.text import Said, said
+from rules.engine.text import seat as seat_said
 
 UNKNOWN = "unknown"
 KNOWN = "known"
 ALONE = "alone"
 
 
-def _who(seat: int, viewer: int | None) -> str:
-    return "you" if seat == viewer else f"seat {seat}"
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def _who(seat: int, viewer: int | None) -> Said:
+    return said("You") if seat == viewer else seat_said(seat, capital=True)
 
 
 def _texts(cards: tuple[Card, ...]) -> list[str]:
@@ -56,78 +54,109 @@ def partner_knowledge(state: State, viewer: int | None) -> tuple[str | None, int
     return UNKNOWN, None
 
 
-def _reveal(state: State, seat: int, viewer: int | None) -> str:
+def _reveal(state: State, seat: int, viewer: int | None) -> Said | str:
     """The sentence that goes with the jack of diamonds reaching the table."""
     if not partner_can_exist(state) or state.picker is None:
         return ""
     if seat == state.picker:
-        return " The picker holds the jack of diamonds and plays alone."
-    verb = "are" if seat == viewer else "is"
-    return f" {_cap(_who(seat, viewer))} {verb} the picker's partner."
+        return said("The picker holds the jack of diamonds and plays alone.")
+    if seat == viewer:
+        return said("You are the picker's partner.")
+    return said("%(player)s is the picker's partner.", player=seat_said(seat, capital=True))
 
 
-def _last(state: State, viewer: int | None) -> str:
+def _and_reveal(text: Said, reveal: Said | str) -> Said:
+    return said("%(text)s %(reveal)s", text=text, reveal=reveal) if reveal else text
+
+
+def _last(state: State, viewer: int | None) -> Said | str:
     players = state.players
     first = (state.dealer + 1) % players
     if state.phase == PICK:
         if state.turn == first:
-            return f"{_cap(_who(state.dealer, viewer))} dealt; {len(state.blind)} cards are in the blind."
-        return f"{_cap(_who((state.turn - 1) % players, viewer))} passed."
+            if state.dealer == viewer:
+                return said("You dealt; %(count)s cards are in the blind.", count=len(state.blind))
+            return said("%(player)s dealt; %(count)s cards are in the blind.",
+                        player=seat_said(state.dealer, capital=True), count=len(state.blind))
+        passer = (state.turn - 1) % players
+        if passer == viewer:
+            return said("You passed.")
+        return said("%(player)s passed.", player=seat_said(passer, capital=True))
     if state.phase == BURY:
         picker = state.picker
         if not state.buried:
-            return f"{_cap(_who(picker, viewer))} picked up the blind."
+            if picker == viewer:
+                return said("You picked up the blind.")
+            return said("%(player)s picked up the blind.", player=seat_said(picker, capital=True))
         if viewer == picker:
-            return f"You buried {state.buried[-1]}."
-        return f"Seat {picker} buried a card."
+            return said("You buried %(card)s.", card=str(state.buried[-1]))
+        return said("%(player)s buried a card.", player=seat_said(picker, capital=True))
     if state.trick:
         seat = (state.leader + len(state.trick) - 1) % players
         played = state.trick[-1]
-        text = f"{_cap(_who(seat, viewer))} played {played}."
-        return text + (_reveal(state, seat, viewer) if played == JACK_OF_DIAMONDS else "")
+        if seat == viewer:
+            text = said("You played %(card)s.", card=str(played))
+        else:
+            text = said("%(player)s played %(card)s.", player=seat_said(seat, capital=True), card=str(played))
+        return _and_reveal(text, _reveal(state, seat, viewer) if played == JACK_OF_DIAMONDS else "")
     if state.tricks:
         leader, winner, cards = state.tricks[-1]
         seat = (leader + len(cards) - 1) % players
-        text = (
-            f"{_cap(_who(seat, viewer))} played {cards[-1]}; {_who(winner, viewer)} took the trick "
-            f"({points_of(cards)} points)."
-        )
+        facts = {"card": str(cards[-1]), "points": points_of(cards)}
+        if seat == viewer:
+            played = said("You played %(card)s;", card=facts["card"])
+        else:
+            played = said("%(player)s played %(card)s;", player=seat_said(seat, capital=True), card=facts["card"])
+        if winner == viewer:
+            took = said("you took the trick (%(points)s points).", points=facts["points"])
+        else:
+            took = said("%(player)s took the trick (%(points)s points).", player=seat_said(winner),
+                        points=facts["points"])
+        text = said("%(played)s %(took)s", played=played, took=took)
         if JACK_OF_DIAMONDS in cards:
             holder = (leader + cards.index(JACK_OF_DIAMONDS)) % players
-            text += _reveal(state, holder, viewer)
+            text = _and_reveal(text, _reveal(state, holder, viewer))
         return text
     if state.picker is None:
-        return "Everybody passed: a leaster. The blind goes to whoever takes the last trick."
-    leads = "you lead" if first == viewer else f"seat {first} leads"
+        return said("Everybody passed: a leaster. The blind goes to whoever takes the last trick.")
+    leads = said("you lead") if first == viewer else said("%(player)s leads", player=seat_said(first))
     if viewer == state.picker:
-        return f"You buried {' '.join(_texts(state.buried))}; {leads}."
-    return f"Seat {state.picker} buried {len(state.buried)} cards; {leads}."
+        return said("You buried %(cards)s; %(leads)s.", cards=" ".join(_texts(state.buried)), leads=leads)
+    return said("%(player)s buried %(count)s cards; %(leads)s.", player=seat_said(state.picker, capital=True),
+                count=len(state.buried), leads=leads)
 
 
-def _prompt(state: State, viewer: int | None, hand: tuple[Card, ...], summary: dict[str, Any] | None) -> str:
+def _prompt(state: State, viewer: int | None, hand: tuple[Card, ...], summary: dict[str, Any] | None) -> Said:
     turn = state.turn
     if summary is not None:
-        return str(summary["text"])
+        return summary["text"]
     mine = turn == viewer
     if state.phase == PICK:
         if not mine:
-            return f"Waiting for seat {turn} to pick or pass."
+            return said("Waiting for %(player)s to pick or pass.", player=seat_said(turn))
         if turn == state.dealer:
-            return f"Pick up the blind ({len(state.blind)} cards) or pass; if you pass too, a leaster is played."
-        return f"Pick up the blind ({len(state.blind)} cards) or pass."
+            return said("Pick up the blind (%(count)s cards) or pass; if you pass too, a leaster is played.",
+                        count=len(state.blind))
+        return said("Pick up the blind (%(count)s cards) or pass.", count=len(state.blind))
     if state.phase == BURY:
         left = len(state.blind) - len(state.buried)
         if not mine:
-            return f"Waiting for seat {turn} to bury {left} more card{'s' if left != 1 else ''}."
-        return f"Bury {left} more card{'s' if left != 1 else ''}, one at a time."
+            if left == 1:
+                return said("Waiting for %(player)s to bury 1 more card.", player=seat_said(turn))
+            return said("Waiting for %(player)s to bury %(count)s more cards.", player=seat_said(turn), count=left)
+        if left == 1:
+            return said("Bury 1 more card, one at a time.")
+        return said("Bury %(count)s more cards, one at a time.", count=left)
     if not mine:
-        return f"Waiting for seat {turn} to {'play' if state.trick else 'lead'}."
+        if state.trick:
+            return said("Waiting for %(player)s to play.", player=seat_said(turn))
+        return said("Waiting for %(player)s to lead.", player=seat_said(turn))
     if not state.trick:
-        return "Your lead: play any card."
+        return said("Your lead: play any card.")
     led = SUIT[state.trick[0]]
     if any(SUIT[c] == led for c in hand):
-        return f"Follow {SUIT_WORDS[led]}."
-    return f"You cannot follow {SUIT_WORDS[led]}: play any card."
+        return said("Follow %(suit)s.", suit=SUIT_SAID_WORDS[led])
+    return said("You cannot follow %(suit)s: play any card.", suit=SUIT_SAID_WORDS[led])
 
 
 def record_moves(state: State) -> list[list[Any]]:
@@ -236,7 +265,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return data
 
 
-def last_event(state: State, viewer: int | None) -> str:
+def last_event(state: State, viewer: int | None) -> Said | str:
     """What the last move did, as `viewer` (None: a spectator) may read it: the table's move log, line by line."""
     return _last(state, viewer)
 

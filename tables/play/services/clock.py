@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from tables.models import Move, Seat, Table
 from tables.play import push
@@ -24,7 +25,8 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = timedelta(seconds=5)  # a table whose step failed is tried again this much later
 STALE_SWEEP_EVERY = timedelta(seconds=15)
 DUE_PER_PASS = 200
-ALL_OFFLINE = "Every player had been offline for a while: the bots finished the round and the table closed."
+ALL_OFFLINE = gettext_noop(
+    "Every player had been offline for a while: the bots finished the round and the table closed.")
 _stale_swept_at: datetime | None = None
 
 

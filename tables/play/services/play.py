@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from rules.engine import registry
@@ -27,6 +28,8 @@ from rules.engine.api import Match as EngineMatch
 from rules.engine.errors import IllegalMove
 from rules.engine.moves import Move as EngineMove
 from rules.engine.rng import new_seed
+from rules.engine.text import to_data
+from tables.i18n import say
 from tables.models import Match, Move, Round, Seat, Table, TableSocket
 from tables.play import background, move_log, pace, push, snapshots
 from tables.play.selectors import name_seats, seat_label
@@ -42,7 +45,7 @@ def locked_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise TableError("There is no such table.") from None
+        raise TableError(gettext("There is no such table.")) from None
 
 
 def seats_at(table: Table) -> list[Seat]:
@@ -85,7 +88,7 @@ class Live:
         """The locked table's current round (and `seats`, if the caller has read them under the lock)."""
         current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
         if current is None:
-            raise TableError("This table has not started yet.")
+            raise TableError(gettext("This table has not started yet."))
         match = current.match
         game = registry.game(table.game)
         last = current.moves_made
@@ -239,7 +242,8 @@ class Live:
         now = timezone.now()
         self.round.over = True
         self.round.finished_at = now
-        self.round.result = {"deltas": list(result.deltas), "unit": result.unit, "summary": dict(result.summary)}
+        self.round.result = {"deltas": list(result.deltas), "unit": result.unit,
+                             "summary": to_data(dict(result.summary))}  # sentences kept translatable
         if self.round.pk is None:  # bots played the whole round as it was dealt: its entries need its row
             self.round.save(force_insert=True)
         round_finished.send(sender=Round, round=self.round, table=self.table, seats=self.seats)  # the ledger's entries
@@ -401,21 +405,21 @@ def play_move(*, table_id: int, user: User, move_text: str, expected_version: in
     try:
         move = EngineMove.parse(move_text)
     except ValueError as error:
-        raise IllegalPlay(f"That is not a move: {error}.") from None
+        raise IllegalPlay(gettext("That is not a move: %(error)s.") % {"error": say(error)}) from None
     with transaction.atomic():
         table = locked_table(table_id)
         seats, seat = seated(table, user)
         if seat is None:
-            raise NotSeated("You are not seated at this table, so you cannot move here.")
+            raise NotSeated(gettext("You are not seated at this table, so you cannot move here."))
         if not current_game(table, expected_version):
             raise StaleVersion("The table has moved on since you looked; nothing was changed.")
         if table.status != Table.Status.RUNNING:
-            raise TableError("This table is not playing.")
+            raise TableError(gettext("This table is not playing."))
         live = Live.load(table, seats)
         if live.round.over:
-            raise IllegalPlay("The round is over; get ready for the next one.")
+            raise IllegalPlay(gettext("The round is over; get ready for the next one."))
         if seat.away:
-            raise IllegalPlay("You left this seat; take it back before you play.")
+            raise IllegalPlay(gettext("You left this seat; take it back before you play."))
         try:
             live.record(seat.position, move, Move.Actor.MEMBER, user)
         except IllegalMove as error:
@@ -432,12 +436,12 @@ def ready_for_next_round(*, table_id: int, user: User, expected_version: int) ->
         table = locked_table(table_id)
         seats, seat = seated(table, user)
         if seat is None:
-            raise NotSeated("You are not seated at this table.")
+            raise NotSeated(gettext("You are not seated at this table."))
         if not current_game(table, expected_version):
             raise StaleVersion("The table has moved on since you looked; nothing was changed.")
         live = Live.load(table, seats)
         if not live.round.over or live.match.over:
-            raise TableError("There is no next round to get ready for.")
+            raise TableError(gettext("There is no next round to get ready for."))
         Seat.objects.filter(pk=seat.pk).update(ready=True)
         seat.ready = True  # one of live.seats, read under the table's lock: the seats as they stand
         if live.waiting_for_ready():

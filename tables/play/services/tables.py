@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
 from rules.engine import registry
@@ -25,7 +26,7 @@ from tables.play.services.errors import NotAllowed, NotSeated, TableError, Table
 from tables.play.services.play import Live, begin_match, locked_table, seat_of, seats_at
 
 TURN_SECONDS_RANGE = (10, 600)
-EVERYONE_LEFT = "Every player left: the bots finished the round and the table closed."
+EVERYONE_LEFT = gettext_noop("Every player left: the bots finished the round and the table closed.")
 NAME_LENGTH = 60  # Table.name's max_length
 
 
@@ -90,7 +91,8 @@ def create_table(
     config = _config(game, players, options)
     low, high = TURN_SECONDS_RANGE
     if not low <= turn_seconds <= high:
-        raise TableError(f"Time per turn must be between {low} and {high} seconds.")
+        raise TableError(gettext("Time per turn must be between %(low)s and %(high)s seconds.") % {
+            "low": low, "high": high})
     if bot_speed is not None and bot_speed not in Table.BotSpeed.values:
         raise TableError(f"Bot speed must be one of {', '.join(Table.BotSpeed.values)}.")
     if not GRACE_RANGE[0] <= grace_seconds <= GRACE_RANGE[1]:
@@ -135,14 +137,14 @@ def join_table(*, table_id: int, user: User, position: int | None = None) -> Sea
         mine = seat_of(table, user)
         if mine is not None:
             if not mine.away:
-                raise TableError("You already have a seat at this table.")
+                raise TableError(gettext("You already have a seat at this table."))
             ensure_free_to_sit(user, table=table)
             Seat.objects.filter(pk=mine.pk).update(away=False)
             Live.load(table).save()  # a new version, and the clock no longer plays this seat
             mine.away = False
             return mine
         if table.status != Table.Status.OPEN:
-            raise TableFull("This table is already playing; you can watch it.")
+            raise TableFull(gettext("This table is already playing; you can watch it."))
         _lock_members_if_filling(table, user)
         ensure_free_to_sit(user, table=table)
         candidates = Seat.objects.filter(table=table, user__isnull=True, is_bot=False)
@@ -155,7 +157,7 @@ def join_table(*, table_id: int, user: User, position: int | None = None) -> Sea
             if taken == 1:
                 break
         else:
-            raise TableFull("That seat is taken." if position is not None else "This table is full.")
+            raise TableFull(gettext("That seat is taken.") if position is not None else gettext("This table is full."))
         _seat_filled(table)
         return Seat.objects.get(pk=seat.pk)
 
@@ -167,7 +169,7 @@ def leave_table(*, table_id: int, user: User) -> None:
         table = locked_table(table_id)
         mine = seat_of(table, user)
         if mine is None:
-            raise NotSeated("You have no seat at this table.")
+            raise NotSeated(gettext("You have no seat at this table."))
         if table.status == Table.Status.OPEN:
             # The seat is empty again: nothing of this member's presence stays with it for the next one.
             Seat.objects.filter(pk=mine.pk).update(user=None, joined_at=None, ready=False, offline_since=None,
@@ -179,9 +181,9 @@ def leave_table(*, table_id: int, user: User) -> None:
             push.lobby_changed()
             return
         if table.status != Table.Status.RUNNING:
-            raise TableError("This table has finished.")
+            raise TableError(gettext("This table has finished."))
         if mine.away:
-            raise TableError("You have already left; the bot is playing your seat.")
+            raise TableError(gettext("You have already left; the bot is playing your seat."))
         Seat.objects.filter(pk=mine.pk).update(away=True)
         live = Live.load(table)
         if not any(s.user_id is not None and not s.away for s in live.seats):
@@ -196,9 +198,9 @@ def add_bot(*, table_id: int, user: User) -> Seat:
     with transaction.atomic():
         table = locked_table(table_id)
         if seat_of(table, user) is None:
-            raise NotSeated("Only players at this table can add a bot.")
+            raise NotSeated(gettext("Only players at this table can add a bot."))
         if table.status != Table.Status.OPEN:
-            raise TableError("Bots can only be added before the match starts.")
+            raise TableError(gettext("Bots can only be added before the match starts."))
         _lock_members_if_filling(table, user)
         ensure_free_to_sit(user, table=table)  # as for joining: no filling a table while playing elsewhere
         for seat in Seat.objects.filter(table=table, user__isnull=True, is_bot=False).order_by("position"):
@@ -207,7 +209,7 @@ def add_bot(*, table_id: int, user: User) -> Seat:
             ):
                 break
         else:
-            raise TableFull("This table is full.")
+            raise TableFull(gettext("This table is full."))
         _seat_filled(table)
         return Seat.objects.get(pk=seat.pk)
 
@@ -216,11 +218,11 @@ def remove_bot(*, table_id: int, user: User, position: int) -> None:
     with transaction.atomic():
         table = locked_table(table_id)
         if seat_of(table, user) is None:
-            raise NotSeated("Only players at this table can remove a bot.")
+            raise NotSeated(gettext("Only players at this table can remove a bot."))
         if table.status != Table.Status.OPEN:
-            raise NotAllowed("Bots stay once the match has started.")
+            raise NotAllowed(gettext("Bots stay once the match has started."))
         if not Seat.objects.filter(table=table, position=position, is_bot=True).update(is_bot=False, joined_at=None):
-            raise TableError("There is no bot in that seat.")
+            raise TableError(gettext("There is no bot in that seat."))
         _bump(table)
         push.table_changed(table)
         push.lobby_changed()
@@ -323,7 +325,7 @@ def create_full_table(
     if not members or len(members) + bots != config.players:
         raise TableError(f"A {config.players}-player table needs {config.players} players, members and bots.")
     if len({member.pk for member in members}) != len(members):
-        raise TableError("A member can have only one seat at a table.")
+        raise TableError(gettext("A member can have only one seat at a table."))
     with transaction.atomic():
         _ensure_all_free(members, waiting_ok=from_queue)
         table = Table.objects.create(

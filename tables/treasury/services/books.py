@@ -23,6 +23,7 @@ from typing import Any
 from django.db.models import Q
 
 from rules.engine import registry
+from rules.engine.text import from_data
 from tables.ledger.selectors import balances, standings
 from tables.ledger.services.fairness import verify_deal
 from tables.models import InPersonRecord, LedgerEntry, Round
@@ -101,7 +102,7 @@ def _check_rounds(check: BooksCheck, game: str | None) -> None:
         engine = registry.game(rnd.match.table.game)
         replayed = engine.result(engine.from_json(rnd.state))
         expected = _plain({"deltas": list(replayed.deltas), "unit": replayed.unit, "summary": dict(replayed.summary)})
-        recorded = rnd.result or {}
+        recorded = from_data(rnd.result or {})  # sentences kept as Said (rules.engine.text) read as their English
         for key in ("deltas", "unit", "summary"):
             if recorded.get(key) != expected[key]:
                 check.add("round result", where,

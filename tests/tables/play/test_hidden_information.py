@@ -22,7 +22,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import User
 from rules.engine import registry
@@ -38,6 +38,10 @@ from tests.tables.helpers import current_round, full_table, legal_for, play_one,
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])([CDHS])(?![A-Za-z0-9])")
 _NAME = re.compile(r"\b(ace|jack|queen|king|10|[2-9]) of (clubs|diamonds|hearts|spades)\b")
 _SYMBOL = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])(?:</span><span class=\"suit\" aria-hidden=\"true\">)?([♣♦♥♠])")
+# A card named in German, as the board names it for a German reader ("Herz Dame", "Kreuz 10").
+_GERMAN_NAME = re.compile(r"\b(Kreuz|Karo|Herz|Pik) (Ass|König|Dame|Bube|10|[2-9])\b")
+_GERMAN_RANK = {"Ass": "A", "König": "K", "Dame": "Q", "Bube": "J", **{str(n): str(n) for n in range(2, 11)}}
+_GERMAN_SUIT = {"Kreuz": "C", "Karo": "D", "Herz": "H", "Pik": "S"}
 _RANK_BY_NAME = {name: rank for rank, name in RANK_NAMES.items()}
 _SUIT_BY_NAME = {name: suit for suit, name in SUIT_NAMES.items()}
 _SUIT_BY_SYMBOL = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
@@ -47,6 +51,7 @@ def cards_shown(html: str) -> set:
     found = {card(r + s) for r, s in _TOKEN.findall(html)}
     found |= {card(_RANK_BY_NAME[r] + _SUIT_BY_NAME[s]) for r, s in _NAME.findall(html)}
     found |= {card(r + _SUIT_BY_SYMBOL[s]) for r, s in _SYMBOL.findall(html)}
+    found |= {card(_GERMAN_RANK[r] + _GERMAN_SUIT[s]) for s, r in _GERMAN_NAME.findall(html)}
     return found
 
 
@@ -100,8 +105,8 @@ def check_views(table: Table, viewers: dict[int | None, User], html_for) -> int:
     return checked
 
 
-def logged_in(user: User) -> Client:
-    client = Client()
+def logged_in(user: User, language: str = "en") -> Client:
+    client = Client(headers={"accept-language": language})
     client.force_login(user)
     return client
 
@@ -113,14 +118,21 @@ def htmx_post(client: Client, url: str, data: dict[str, Any]) -> str:
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "de"])
 @pytest.mark.parametrize("game", registry.GAME_KEYS)
-def test_every_page_fragment_and_reply_hides_what_it_must(make_member, game) -> None:
-    """A round played to its end by POSTs, the result panel, everyone's "ready" and the next deal."""
+def test_every_page_fragment_and_reply_hides_what_it_must(make_member, game, language) -> None:
+    """A round played to its end by POSTs, the result panel, everyone's "ready" and the next deal; in English
+    and in German (a German board names cards in other words: "Herz Dame", which the scan reads too)."""
+    with translation.override(language):
+        _play_and_check_every_reply(make_member, game, language)
+
+
+def _play_and_check_every_reply(make_member: Any, game: str, language: str) -> None:
     players = registry.spec(game).default_players
     members = [make_member(f"m{i}") for i in range(players)]
     viewers: dict[int | None, User] = {**dict(enumerate(members)), None: make_member("watcher")}
     table = full_table(game, members, rounds=2) if game == "hawk" else full_table(game, members)
-    clients = {seat: logged_in(user) for seat, user in viewers.items()}
+    clients = {seat: logged_in(user, language) for seat, user in viewers.items()}
     page, fragment = reverse("table", args=[table.code]), reverse("board", args=[table.code])
     move_url, ready_url = reverse("move", args=[table.code]), reverse("ready", args=[table.code])
     rng = random.Random(1)
@@ -150,6 +162,7 @@ def test_every_page_fragment_and_reply_hides_what_it_must(make_member, game) -> 
         checked += check_views(table, {seat: viewers[seat]}, lambda *_, got=reply: got)
     assert results == 1 and current_round(table).number == 2
     assert checked > players * 20
+    assert ("Deine Karten" in render_board(table, members[0])) == (language == "de")  # the board spoke it
 
 
 @pytest.mark.django_db(transaction=True)

@@ -15,6 +15,7 @@ from rules.engine.api import Config
 from rules.engine.api import Match as EngineMatch
 from rules.engine.moves import Move as EngineMove
 from rules.engine.puskiyon.state import DREW, DREW_PASSED
+from rules.engine.text import from_data
 from tables.models import Move, Round
 from tables.play import move_log
 from tables.play.services import clock
@@ -24,11 +25,16 @@ from tests.tables.play.table_life import due, moves_at, play_member, seat_of
 
 pytestmark = pytest.mark.django_db
 
+
+def stored(text: object) -> str:
+    """A log line's text as the round keeps it (rules.engine.text.to_data), read back as its English."""
+    return str(from_data(text))
+
 CARD = re.compile(r"(?<![0-9A-Z])(?:10|[2-9AJQK])[CDHS](?![A-Za-z0-9])")
 
 
-def cards_named(text: str) -> set[str]:
-    return set(CARD.findall(text))
+def cards_named(text: object) -> set[str]:
+    return set(CARD.findall(stored(text)))
 
 
 def played_rounds(game: str, make_member, *, rounds: int = 1, seed: int = 3, **options: object) -> list[Round]:
@@ -66,7 +72,7 @@ def replayed(rnd: Round) -> list[tuple[Move, Any, Any]]:
 
 
 def every_text(line: dict[str, Any]) -> list[str]:
-    return [line["text"], *(line.get("own") or {}).values()]
+    return [stored(line["text"]), *(stored(text) for text in (line.get("own") or {}).values())]
 
 
 @pytest.mark.parametrize("game", sorted(PLAYERS))
@@ -75,7 +81,7 @@ def test_each_move_appends_one_line_naming_its_seat_and_who_moved(game, make_mem
         moves = list(rnd.moves.order_by("seq"))
         lines = move_lines(rnd)
         assert [(line["seat"], line["actor"]) for line in lines] == [(m.seat, m.actor) for m in moves]
-        assert all(line["text"] for line in lines)
+        assert all(stored(line["text"]) for line in lines)
         assert {m.actor for m in moves} >= {Move.Actor.MEMBER, Move.Actor.BOT}
         deal = [line for line in rnd.log if line.get("actor") == "deal"]
         assert deal == rnd.log[: len(deal)]  # a deal's line, where the game has one, comes first
@@ -111,14 +117,14 @@ def test_a_drawn_card_is_named_only_to_its_drawer(make_member) -> None:
                 continue
             hidden_draws += 1
             card = str(card)
-            assert card not in cards_named(line["text"]), line
-            assert "drew a card" in line["text"]
+            assert card not in cards_named(stored(line["text"])), line
+            assert "drew a card" in stored(line["text"])
             own = line.get("own") or {}
             assert card in cards_named(own[str(seat)])
             for viewer in range(PLAYERS["puskiyon"]):
                 if viewer != seat:
                     assert card not in cards_named(own.get(str(viewer), "")), line
-            assert move_log.lines_for([line], None)[0]["text"] == line["text"]  # a spectator reads the public one
+            assert move_log.lines_for([line], None)[0]["text"] == stored(line["text"])  # a spectator: the public one
             assert card in cards_named(move_log.lines_for([line], seat)[0]["text"])
     assert hidden_draws > 0
 
@@ -131,7 +137,7 @@ def test_a_hawsker_discard_stays_a_card_face_down_for_everyone(make_member) -> N
             if kind != "discard":
                 continue
             discards += 1
-            assert "face down" in line["text"]
+            assert "face down" in stored(line["text"])
             for text in every_text(line):
                 assert not set(cards) & cards_named(text), line
     assert discards > 0
@@ -149,7 +155,7 @@ def test_buried_cards_never_reach_the_public_log(make_member) -> None:
         cards = {card for _, card in buried}
         buried_seen += len(cards)
         for line in rnd.log:
-            assert not cards & cards_named(line["text"]), line
+            assert not cards & cards_named(stored(line["text"])), line
             for viewer, text in (line.get("own") or {}).items():
                 if int(viewer) != picker:
                     assert not cards & cards_named(text), line
@@ -182,11 +188,11 @@ def test_each_viewer_reads_their_own_account_and_a_spectator_the_public_one() ->
         {"seat": 0, "actor": "member", "text": "", "own": {"0": "You passed."}},
         {"seat": 1, "actor": "bot", "text": "Seat 1 played 9C; seat 1 takes the trick.", "trick": True},
     ]
-    assert [line["text"] for line in move_log.lines_for(log, None)] == [
+    assert [stored(line["text"]) for line in move_log.lines_for(log, None)] == [
         "Seat 2 drew a card.", "Seat 1 played 9C; seat 1 takes the trick."]
-    assert [line["text"] for line in move_log.lines_for(log, 2)] == [
+    assert [stored(line["text"]) for line in move_log.lines_for(log, 2)] == [
         "You drew 7H.", "Seat 1 played 9C; seat 1 takes the trick."]
-    assert [line["text"] for line in move_log.lines_for(log, 0)] == [
+    assert [stored(line["text"]) for line in move_log.lines_for(log, 0)] == [
         "Seat 2 drew a card.", "You passed.", "Seat 1 played 9C; seat 1 takes the trick."]
     assert [line["trick"] for line in move_log.lines_for(log, 1)] == [False, True]
 
