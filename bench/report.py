@@ -130,7 +130,10 @@ def ten_thousand(add: Any, results: list[dict[str, Any]]) -> None:
     for result in results:
         if result["config"] not in ("pg1", "pg2", "nginx2"):
             continue
-        good = [s for s in result["steps"] if s["delivered_pct"] == 100 and s["ok"] and s.get("services_per_s")]
+        # A sustained step: an overloaded one answers fewer actions than its tables ask for, and would scale down
+        # the demand. Its rates per action are the figures; the demand is what a table asks for when served.
+        good = [s for s in result["steps"] if s.get("sustained") and s["ok"] and s.get("services_per_s")] or \
+            [s for s in result["steps"] if s["delivered_pct"] == 100 and s["ok"] and s.get("services_per_s")]
         if not good:
             continue
         step = good[-1]
@@ -151,7 +154,8 @@ def ten_thousand(add: Any, results: list[dict[str, Any]]) -> None:
     add("")
     add(f"## On paper: {TARGET_TABLES:,} live tables")
     add("")
-    add("Scaled from the largest fully delivered step of each PostgreSQL configuration (the step named); each tier's "
+    add("Scaled from the largest sustained step of each PostgreSQL configuration (the step named; else the largest "
+        "fully delivered one); each tier's "
         "cores at 70 %. Daphne processes: one per core. PostgreSQL connections: processes x the pool size "
         f"({POOL_SIZE}, `DATABASE_POOL_SIZE`). Redis runs its commands on one core: past about "
         f"{CORE_BUDGET:.0%} of one core it saturates, whatever the machine.")
