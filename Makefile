@@ -21,6 +21,8 @@ $(STAMP): pyproject.toml
 
 # The German catalogue is compiled at every install (its .mo files are not committed).
 install: $(STAMP)
+	@command -v msgfmt >/dev/null || { echo "The German translations are compiled with GNU gettext's msgfmt:" \
+	  "apt-get install gettext (Debian, Ubuntu) or brew install gettext (macOS), then run this again."; exit 1; }
 	$(BIN)/python manage.py compilemessages --ignore '.venv' --ignore 'var' -v 0
 
 # Extract every marked string into locale/<language>/LC_MESSAGES/django.po (keeps the translations there).
