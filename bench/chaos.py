@@ -54,7 +54,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from bench.chaos_checks import Attempt, check_moves, error_kinds, stale_sockets, unplayable_time
 from bench.httpc import Pool
-from bench.loadgen import MOVE, ROUND, VERSION
+from bench.loadgen import VERSION, match_over, next_action
 from bench.run import BASE_ENV, PYTHON, ROOT, free_port, log, run, wait_for_port
 
 DB_NAME = "cardclub_chaos"
@@ -245,24 +245,10 @@ class Soak:
     def choose(self, table: TablePlay) -> tuple[str, Member, str, int] | None:
         """What a person at this table would do now, from the newest boards the members hold (bench.loadgen's
         rule: a move from the board that offers one, "ready" once per finished round)."""
-        current = max(m.version for m in table.members)
-        if current < 0:
-            return None
-        fresh = [m for m in table.members if m.version == current]
-        for member in fresh:
-            moves = MOVE.findall(member.html)
-            if moves:
-                return "move", member, self.rng.choice(moves), current
-        for member in fresh:
-            if "/ready/" in member.html:
-                found = ROUND.search(member.html)
-                key = found.group(1) if found else "?"
-                if member.readied_round != key:
-                    member.readied_round = key
-                    return "ready", member, "", current
-        if fresh and "The match is over" in fresh[0].html:
+        action = next_action(table.members, self.rng)
+        if action is None and match_over(table.members):
             table.finished = True
-        return None
+        return action
 
     async def post(self, table: TablePlay, kind: str, member: Member, move: str, version: int) -> None:
         attempt = Attempt(table.code, member.username, kind, move, version, now() - self.started)

@@ -31,6 +31,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,12 +114,8 @@ def cpu_and_rss(pid: int) -> tuple[float, int]:
     return cpu, rss
 
 
-def cpu_of_named(names: tuple[str, ...]) -> float:
-    """Total CPU seconds of every process whose command name is one of `names` (PostgreSQL's backends, Redis),
-    with the CPU of their children that have exited (a PostgreSQL backend lives one connection, and Django opens
-    one per request here: its CPU shows up in the postmaster's reaped-children counters when it ends)."""
-    total = 0.0
-    ticks = os.sysconf("SC_CLK_TCK")
+def _processes() -> Iterator[tuple[int, str, list[str]]]:
+    """Every process now: its id, its command name and the fields of /proc/<pid>/stat after the name."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -127,10 +124,28 @@ def cpu_of_named(names: tuple[str, ...]) -> float:
                 raw = handle.read()
         except OSError:
             continue
-        comm = raw[raw.index("(") + 1:raw.rindex(")")]
-        if comm.split(":")[0].strip() in names or comm in names:
-            fields = raw.rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / ticks
+        yield int(entry), raw[raw.index("(") + 1:raw.rindex(")")], raw.rsplit(")", 1)[1].split()
+
+
+def cpu_of_named(names: tuple[str, ...]) -> float:
+    """Total CPU seconds of every process whose command name is one of `names` (PostgreSQL's backends, Redis),
+    with the CPU of their children that have exited (a PostgreSQL backend lives one connection, and Django opens
+    one per request here: its CPU shows up in the postmaster's reaped-children counters when it ends)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(sum(int(f) for f in fields[11:15]) / ticks for _pid, comm, fields in _processes()
+               if comm.split(":")[0].strip() in names or comm in names)
+
+
+def cpu_of_tree(pid: int) -> float:
+    """CPU seconds of a process and of its living children, with its reaped children's (nginx: the master and its
+    workers, a worker that ended included)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for found, _comm, fields in _processes():
+        if found == pid:
+            total += sum(int(f) for f in fields[11:15]) / ticks
+        elif int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / ticks
     return total
 
 
@@ -171,24 +186,32 @@ def newest_seen(members: list[Member], moment: float) -> int:
     return best
 
 
-def cpu_of_tree(pid: int) -> float:
-    """CPU seconds of a process and of its living children, with its reaped children's (nginx: the master and its
-    workers, a worker that ended included)."""
-    total = 0.0
-    ticks = os.sysconf("SC_CLK_TCK")
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(entry) == pid:
-            total += sum(int(f) for f in fields[11:15]) / ticks
-        elif int(fields[1]) == pid:
-            total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+def next_action(members: list[Any], rng: random.Random) -> tuple[str, Any, str, int] | None:
+    """What a person at a table would do now, from the newest boards its members' sockets show: a move from the
+    board that offers one, else "ready" once per finished round (`members`: anything with version, html and
+    readied_round; the chaos soak's members too)."""
+    current = max(m.version for m in members)
+    if current < 0:
+        return None
+    fresh = [m for m in members if m.version == current]
+    for member in fresh:
+        moves = MOVE.findall(member.html)
+        if moves:
+            return "move", member, rng.choice(moves), current
+    for member in fresh:
+        if "/ready/" in member.html:
+            found = ROUND.search(member.html)
+            key = found.group(1) if found else "?"
+            if member.readied_round != key:
+                member.readied_round = key
+                return "ready", member, "", current
+    return None
+
+
+def match_over(members: list[Any]) -> bool:
+    current = max(m.version for m in members)
+    fresh = [m for m in members if m.version == current]
+    return bool(fresh) and "The match is over" in fresh[0].html
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -302,22 +325,10 @@ class LoadGen:
             member = table.members[table.turn % len(table.members)]
             table.turn += 1
             return "move", member, "", table.version
-        current = max(m.version for m in table.members)
-        fresh = [m for m in table.members if m.version == current]
-        for member in fresh:
-            moves = MOVE.findall(member.html)
-            if moves:
-                return "move", member, self.rng.choice(moves), current
-        for member in fresh:
-            if "/ready/" in member.html:
-                found = ROUND.search(member.html)
-                key = found.group(1) if found else "?"
-                if member.readied_round != key:
-                    member.readied_round = key
-                    return "ready", member, "", current
-        if fresh and "The match is over" in fresh[0].html:
+        action = next_action(table.members, self.rng)
+        if action is None and match_over(table.members):
             table.finished = True
-        return None
+        return action
 
     async def _post(self, table: TableRun, kind: str, member: Member, move: str, version: int) -> None:
         post = Post(table, kind, now())
