@@ -54,3 +54,17 @@ def hawsker_table(make_member: Any) -> tuple[Any, User, User, str, str]:
     alice, bob = make_member("alice"), make_member("bob")
     table = full_table("hawsker", [alice, bob])
     return table, alice, bob, session_cookie(alice), session_cookie(bob)
+
+
+@sync_to_async
+def move_for_whoever_acts(table: Any, members: list[User]) -> int:
+    """The member whose turn it is plays their first legal move; the table's new version."""
+    from tables.play.services import play
+    from tests.tables.helpers import legal_for, seat_to_act
+
+    table.refresh_from_db()
+    seat = seat_to_act(table)
+    play.play_move(table_id=table.pk, user=members[seat], move_text=legal_for(table, seat)[0],
+                   expected_version=table.version)
+    table.refresh_from_db()
+    return table.version

@@ -14,9 +14,7 @@ from django.utils import translation
 from accounts.languages import language_for
 from config.asgi import application
 from tables.lobby import rendering as lobby_rendering
-from tables.play.services import play
-from tests.sockets import hawsker_table, version_of
-from tests.tables.helpers import legal_for, seat_to_act
+from tests.sockets import hawsker_table, move_for_whoever_acts, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -39,16 +37,6 @@ def board_language(html: str) -> str:
 def save_language(user, language: str) -> None:
     user.language = language
     user.save(update_fields=["language"])
-
-
-@sync_to_async
-def move_for_whoever_acts(table, members) -> int:
-    table.refresh_from_db()
-    seat = seat_to_act(table)
-    play.play_move(table_id=table.pk, user=members[seat], move_text=legal_for(table, seat)[0],
-                   expected_version=table.version)
-    table.refresh_from_db()
-    return table.version
 
 
 async def test_two_members_at_one_table_each_read_their_own_language(make_member) -> None:

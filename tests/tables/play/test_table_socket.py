@@ -10,21 +10,9 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from tables.play import consumers, push
-from tables.play.services import play
-from tests.sockets import communicator, hawsker_table, refusal_code, session_cookie, version_of
-from tests.tables.helpers import legal_for, seat_to_act
+from tests.sockets import communicator, hawsker_table, move_for_whoever_acts, refusal_code, session_cookie, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@sync_to_async
-def move_for_whoever_acts(table, members):
-    table.refresh_from_db()
-    seat = seat_to_act(table)
-    play.play_move(table_id=table.pk, user=members[seat], move_text=legal_for(table, seat)[0],
-                   expected_version=table.version)
-    table.refresh_from_db()
-    return table.version
 
 
 async def test_anonymous_and_unknown_tables_are_refused(make_member) -> None:
