@@ -22,6 +22,8 @@ PLAIN = gettext_noop("%(owner)s's %(game)s table")
 QUICK = gettext_noop("%(owner)s's quick %(game)s table")
 PLAIN_NUMBERED = gettext_noop("%(owner)s's %(game)s table %(number)s")
 QUICK_NUMBERED = gettext_noop("%(owner)s's quick %(game)s table %(number)s")
+# The club's own tables for newcomers (tables.seeding), stored under this English name.
+PRACTICE = gettext_noop("Practice against bots")
 
 
 def english_name(*, owner: str, game_title: str, quick: bool, number: int) -> str:
@@ -41,6 +43,8 @@ def shown_name(name: str) -> str:
     """`name` in the active language if the club gave it (its shape), else as written."""
     if not name:
         return name
+    if name == PRACTICE:
+        return gettext(PRACTICE)
     found = _shape(tuple(spec.title for spec in registry.all_specs())).fullmatch(name)
     if found is None:
         return name

@@ -36,6 +36,7 @@ def test_a_name_the_club_gave_is_read_in_the_readers_language_and_stored_in_engl
     with translation.override("de"):
         assert shown_name(name) == "Hawk-Schnellspieltisch 2 von Greta"
         assert shown_name("Greta's Sheepshead table") == "Sheepshead-Tisch von Greta"
+        assert shown_name("Practice against bots") == "Üben gegen Bots"  # the club's tables for newcomers
         assert shown_name("Freitagsrunde") == "Freitagsrunde"  # a member's own name stays as written
         assert shown_name("Greta's Skat table") == "Greta's Skat table"  # no game of the club: the member's words
     assert shown_name(name) == name
