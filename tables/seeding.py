@@ -20,6 +20,7 @@ from tables.models import Round, Seat, Table
 from tables.play.services.errors import TableError
 from tables.play.services.play import play_move, ready_for_next_round
 from tables.play.services.tables import add_bot, create_table, join_table
+from tables.play.table_names import PRACTICE
 
 SEEDS_DIR = Path(settings.BASE_DIR) / "seeds"
 
@@ -30,7 +31,7 @@ class SeedReport:
     members_existing: int
 
 
-DEMO_TABLE_NAME = "Practice against bots"
+DEMO_TABLE_NAME = PRACTICE  # shown in the reader's language (tables.play.table_names)
 
 
 def seed_members(*, seeds_dir: Path = SEEDS_DIR) -> SeedReport:

@@ -38,7 +38,9 @@
       if (allSeen || !fold || fold.open) seen[room][id] = true;
       else if (!seen[room][id]) unread += 1;
     });
-    if (badge) badge.textContent = unread ? unread + " new" : "";
+    // The words in the member's language: the badge's data-new (templates/tables/chat/chat.html), "{count} new".
+    var words = (badge && badge.getAttribute("data-new")) || "{count} new";
+    if (badge) badge.textContent = unread ? words.replace("{count}", String(unread)) : "";
   }
 
   function lineTaken(room) {

@@ -112,7 +112,8 @@
     var more = document.createElement("details");
     more.className = "quick-more";
     var summary = document.createElement("summary");
-    summary.textContent = "More choices: players, bots, house rules";
+    // The words in the member's language: the form's data-more (templates/tables/quickplay/form.html).
+    summary.textContent = form.getAttribute("data-more") || "More choices: players, bots, house rules";
     more.appendChild(summary);
     var button = form.querySelector("button[type=submit]");
     form.insertBefore(more, button && button.parentNode === form ? button : null); // after the fields in sight

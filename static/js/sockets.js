@@ -10,11 +10,18 @@
   var COME_BACK = 4012;
   var RETRIED_BY_HTMX = [1006, 1011, 1012, 1013];
   // Closes that mean stop (tables/play/sockets.py): coming back would be refused again.
+  // Each with the name of the page's word for it (said() below) and the English.
   var STOPPED = {
-    4401: "signed out: reload the page",
-    4404: "not found: reload the page",
-    4429: "too many open tabs: close one and reload"
+    4401: ["signed-out", "signed out: reload the page"],
+    4404: ["not-found", "not found: reload the page"],
+    4429: ["too-many-tabs", "too many open tabs: close one and reload"]
   };
+  // The words shown: the page's, in the member's language (data-said-* on the socket's element, rendered by
+  // templates/tables/socket_words.html); the English when the page carries none.
+  function said(name, english) {
+    var owner = document.querySelector("[ws-connect]");
+    return (owner && owner.getAttribute("data-said-" + name)) || english;
+  }
   var QUICK_CLOSE_MS = 3000; // a socket closed sooner than this after opening: wait longer before the next
   var opened = new WeakMap(); // socket element -> {at: time of the latest open, quick: closes in a row soon after}
 
@@ -70,7 +77,7 @@
     opens += 1;
     var el = document.getElementById("live");
     if (el) el.setAttribute("data-opens", String(opens));
-    showState("live", true);
+    showState(said("live", "live"), true);
   });
 
   document.addEventListener("htmx:wsClose", function (evt) {
@@ -83,13 +90,13 @@
       setTimeout(function () {
         if (document.body.contains(elt)) wrapper.reconnect();
       }, comeBackDelay(s.quick));
-      showState("reconnecting…", false);
+      showState(said("reconnecting", "reconnecting…"), false);
     } else if (RETRIED_BY_HTMX.indexOf(code) >= 0) {
-      showState("reconnecting…", false);
+      showState(said("reconnecting", "reconnecting…"), false);
     } else if (Object.prototype.hasOwnProperty.call(STOPPED, code)) {
-      showStop(STOPPED[code]);
+      showStop(said(STOPPED[code][0], STOPPED[code][1]));
     } else {
-      showStop("disconnected: reload the page");
+      showStop(said("disconnected", "disconnected: reload the page"));
     }
   });
 

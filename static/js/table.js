@@ -3,6 +3,13 @@
 (function () {
   "use strict";
 
+  // Words shown by this script: the page's, in the member's language (data-said-* on .table-page, rendered by
+  // templates/tables/play/table.html); the English when the page carries none.
+  function said(name, english) {
+    var page = document.querySelector(".table-page");
+    return (page && page.getAttribute("data-said-" + name)) || english;
+  }
+
   function versionOf(node) {
     if (!node) return null;
     var el = node.matches && node.matches("[data-version]") ? node : node.querySelector && node.querySelector("[data-version]");
@@ -65,9 +72,9 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "linklike";
-    button.textContent = "Reload";
+    button.textContent = said("reload", "Reload");
     button.addEventListener("click", function () { window.location.reload(); });
-    box.replaceChildren("Something went wrong: please reload the page. ", button);
+    box.replaceChildren(said("went-wrong", "Something went wrong: please reload the page.") + " ", button);
     box.classList.add("error");
   }
 
@@ -211,7 +218,9 @@
     if (now.result && now.result !== was.result) say.push(["result", now.result + "."]);
     if (now.closed && now.closed !== was.closed) say.push(["closed", now.closed]);
     if (now.myTurn && !was.myTurn) {
-      say.push(["turn", /^your turn/i.test(now.prompt) ? now.prompt : "Your turn: " + now.prompt]);
+      var yourTurn = said("your-turn", "Your turn");
+      var told = now.prompt.toLowerCase().indexOf(yourTurn.toLowerCase()) === 0;
+      say.push(["turn", told ? now.prompt : yourTurn + ": " + now.prompt]);
     }
     var box = document.getElementById("announcer");
     if (!box || !say.length) return;

@@ -9,7 +9,11 @@
 (function () {
   "use strict";
 
-  var PREFIX = "Your turn · ";
+  // The title's prefix in the member's language (data-said-your-turn on .table-page, templates/tables/play/table.html).
+  function prefix() {
+    var page = document.querySelector(".table-page");
+    return ((page && page.getAttribute("data-said-your-turn")) || "Your turn") + " · ";
+  }
   var wasMyTurn = false;
   var originalTitle = null; // the page's own title while ours is shown; null otherwise
   var audio = null; // one AudioContext, made the first time it is needed
@@ -24,7 +28,7 @@
 
   function showTitle() {
     if (originalTitle === null) originalTitle = document.title;
-    document.title = PREFIX + originalTitle;
+    document.title = prefix() + originalTitle;
   }
 
   function restoreTitle() {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from tables.invitations.selectors import resolve
@@ -13,8 +14,8 @@ from tables.models import Table
 
 class InviteForm(forms.Form):
     member = forms.CharField(
-        label="Invite a member", max_length=254, strip=True,
-        help_text="Their username, display name or email; suggestions appear as you type.",
+        label=_("Invite a member"), max_length=254, strip=True,
+        help_text=_("Their username, display name or email; suggestions appear as you type."),
         widget=forms.TextInput(attrs={"autocomplete": "off", "list": "invite-suggestions", "spellcheck": "false",
                                       "autocapitalize": "none"}),
     )

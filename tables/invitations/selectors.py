@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.members import Found, find_member, suggest_members
 from accounts.models import User
@@ -61,10 +62,10 @@ def resolve(table: Table, inviter: User, text: str) -> Found:
         return found
     member = found.member
     if member.pk == inviter.pk:
-        return Found(None, "That is you: you are already at this table.")
+        return Found(None, gettext("That is you: you are already at this table."))
     if Seat.objects.filter(table=table, user=member).exists():
-        return Found(None, f"{member.shown_name} already has a seat at this table.")
+        return Found(None, gettext("%(member)s already has a seat at this table.") % {"member": member.shown_name})
     if Invitation.objects.filter(table=table, invited=member, status=Invitation.Status.PENDING,
                                  expires_at__gt=timezone.now()).exists():
-        return Found(None, f"{member.shown_name} is already invited to this table.")
+        return Found(None, gettext("%(member)s is already invited to this table.") % {"member": member.shown_name})
     return Found(member)

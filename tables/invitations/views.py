@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.invitations import rendering
@@ -58,13 +59,15 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
         except TableError as refusal:
             error = str(refusal)
         else:
-            done = f"{made.invited.shown_name} is invited; they are told in the lobby."
+            done = gettext("%(member)s is invited; they are told in the lobby.") % {
+                "member": made.invited.shown_name}
             if not request.htmx:
                 messages.success(request, done)
                 return redirect("table", code=table.code)
             return render(request, f"{rendering.PANEL}#panel", rendering.panel_context(table, request.user, done=done))
     if not request.htmx:
-        messages.error(request, error or "; ".join(form.errors.get("member", [])) or "That invitation was refused.")
+        messages.error(request, error or "; ".join(form.errors.get("member", []))
+                       or gettext("That invitation was refused."))
         return redirect("table", code=table.code)
     html = render(request, f"{rendering.PANEL}#panel",
                   rendering.panel_context(table, request.user, form=form, error=error)).content
@@ -83,7 +86,7 @@ def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
         html = render(request, f"{rendering.PANEL}#panel",
                       rendering.panel_context(table, request.user, error=str(refusal))).content
         return _refusal(html.decode(), "#invitations-panel", refusal.status)
-    done = f"The invitation to {invitation.invited.shown_name} is withdrawn."
+    done = gettext("The invitation to %(member)s is withdrawn.") % {"member": invitation.invited.shown_name}
     if not request.htmx:
         messages.success(request, done)
         return redirect("table", code=invitation.table.code)
@@ -118,7 +121,7 @@ def decline(request: HttpRequest, pk: int) -> HttpResponse:
         invitation = services.decline(invitation_id=pk, user=request.user)
     except TableError as refusal:
         return _answer_refused(request, refusal, pk)
-    done = f"You declined {invitation.invited_by.shown_name}'s invitation."
+    done = gettext("You declined %(member)s's invitation.") % {"member": invitation.invited_by.shown_name}
     if not request.htmx:
         messages.success(request, done)
         return redirect("lobby")

@@ -13,6 +13,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tables.invitations import rendering as rendering_invitations
 from tables.lobby import rendering as rendering_lobby
@@ -92,7 +93,7 @@ class LobbyConsumer(ClubConsumer):
 
     async def unclaimed(self, reason: str | None) -> None:
         """The lobby socket takes only the features' messages (chat); anything else gets a short error."""
-        message = reason or "The lobby takes no messages."
+        message = reason or gettext("The lobby takes no messages.")
         error = render_to_string("tables/lobby/socket_error.html", {"message": message})
         await self.send(text_data=error)
 

@@ -10,6 +10,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 
 from tables.models import Table
 from tables.play import member_actions, pace, push, snapshots
@@ -112,7 +113,7 @@ class TableConsumer(ClubConsumer):
 
     async def unclaimed(self, reason: str | None) -> None:
         """A message that is neither a move nor a feature's (chat): say so, keep the socket open."""
-        await self._say(reason or "That message is not one this page sends; reload the page.")
+        await self._say(reason or gettext("That message is not one this page sends; reload the page."))
 
     async def _say(self, message: str) -> None:
         """Into the page's #table-error, as a refused POST's answer goes there."""

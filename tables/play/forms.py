@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from rules.engine import registry
 from rules.engine.api import GameSpec
+from tables.i18n import say
 from tables.models import Table
 from tables.play.pace import GRACE_RANGE
 from tables.play.request_numbers import WholeNumberField
@@ -20,7 +23,7 @@ DEFAULT_GRACE = 15
 def choose_game(form: forms.Form, game: str | None) -> GameSpec:
     """Fill a form's `game` choices and pick its game: the posted one, else the one asked for, else the first."""
     specs = registry.all_specs()
-    form.fields["game"].choices = [(spec.key, spec.title) for spec in specs]
+    form.fields["game"].choices = [(spec.key, say(spec.title)) for spec in specs]
     chosen = game if registry.known(game) else specs[0].key
     if form.is_bound and registry.known(form.data.get("game")):
         chosen = form.data["game"]
@@ -28,32 +31,37 @@ def choose_game(form: forms.Form, game: str | None) -> GameSpec:
     return registry.spec(chosen)
 
 
+def players_text(count: int) -> str:
+    """A choice of player count ("4 players"), in the active language."""
+    return ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
+
+
 class NewTableForm(forms.Form):
-    game = forms.ChoiceField(choices=[])
-    players = forms.TypedChoiceField(coerce=int, choices=[])
+    game = forms.ChoiceField(label=_("Game"), choices=[])
+    players = forms.TypedChoiceField(label=_("Players"), coerce=int, choices=[])
     turn_seconds = WholeNumberField(
-        label="Seconds per turn", initial=60, min_value=TURN_SECONDS_RANGE[0], max_value=TURN_SECONDS_RANGE[1],
-        help_text="When time runs out, a bot plays that turn.",
+        label=_("Seconds per turn"), initial=60, min_value=TURN_SECONDS_RANGE[0], max_value=TURN_SECONDS_RANGE[1],
+        help_text=_("When time runs out, a bot plays that turn."),
     )
     bot_speed = forms.ChoiceField(
-        label="Bot speed", choices=Table.BotSpeed.choices, initial=Table.BotSpeed.NORMAL, required=False,
-        help_text="How quickly bots play their cards, one at a time, so everyone sees each one.",
+        label=_("Bot speed"), choices=Table.BotSpeed.choices, initial=Table.BotSpeed.NORMAL, required=False,
+        help_text=_("How quickly bots play their cards, one at a time, so everyone sees each one."),
     )
     grace_seconds = WholeNumberField(
-        label="Seconds before a bot plays for an offline player", initial=DEFAULT_GRACE, min_value=GRACE_RANGE[0],
-        max_value=GRACE_RANGE[1], required=False,
-        help_text="When a player's page has closed, the bot plays their turns after this.",
+        label=_("Seconds before a bot plays for an offline player"), initial=DEFAULT_GRACE,
+        min_value=GRACE_RANGE[0], max_value=GRACE_RANGE[1], required=False,
+        help_text=_("When a player's page has closed, the bot plays their turns after this."),
     )
     fill_with_bots = forms.BooleanField(
-        label="Fill the other seats with bots and start now", required=False, initial=False
+        label=_("Fill the other seats with bots and start now"), required=False, initial=False
     )
-    private = forms.BooleanField(label="Private (not listed in the lobby; share the link)", required=False)
+    private = forms.BooleanField(label=_("Private (not listed in the lobby; share the link)"), required=False)
 
     def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.spec: GameSpec = choose_game(self, game)
         self.fields["players"].choices = [
-            (n, f"{n} players") for n in range(self.spec.min_players, self.spec.max_players + 1)
+            (n, players_text(n)) for n in range(self.spec.min_players, self.spec.max_players + 1)
         ]
         self.fields["players"].initial = self.spec.default_players
         for option in self.spec.options:
@@ -61,14 +69,15 @@ class NewTableForm(forms.Form):
 
     @staticmethod
     def _field_for(option: Any) -> forms.Field:
+        """A house rule's field, its words (the engine's `Said` label, help and choices) in the active language."""
+        label, help_text = say(option.label), say(option.help)
         if option.kind == "choice":
-            return forms.ChoiceField(label=option.label, choices=list(option.choices), initial=option.default,
-                                     help_text=option.help)
+            return forms.ChoiceField(label=label, choices=[(value, say(text)) for value, text in option.choices],
+                                     initial=option.default, help_text=help_text)
         if option.kind == "bool":
-            return forms.BooleanField(label=option.label, required=False, initial=option.default,
-                                      help_text=option.help)
-        return WholeNumberField(label=option.label, initial=option.default, min_value=option.minimum,
-                                max_value=option.maximum, help_text=option.help)
+            return forms.BooleanField(label=label, required=False, initial=option.default, help_text=help_text)
+        return WholeNumberField(label=label, initial=option.default, min_value=option.minimum,
+                                max_value=option.maximum, help_text=help_text)
 
     def table_settings(self) -> dict[str, Any]:
         """How the table runs, besides the game's house rules (for tables.play.services.tables.create_table)."""

@@ -22,6 +22,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext
 
 from accounts.languages import language_for
 from config.asgi_handler import kept_threads
@@ -76,15 +77,15 @@ def on_event(feature: str, handler: EventHandler) -> None:
 def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
     """A browser's message as the JSON object it must be; `Refused` says why it is not one."""
     if text_data is None or bytes_data:
-        raise Refused("This socket reads text messages only.")
+        raise Refused(gettext("This socket reads text messages only."))
     if len(text_data) > MAX_MESSAGE_CHARS:
-        raise Refused("That message is too long for this socket.")
+        raise Refused(gettext("That message is too long for this socket."))
     try:
         data = json.loads(text_data)
     except ValueError:
-        raise Refused("That message is not one this page sends.") from None
+        raise Refused(gettext("That message is not one this page sends.")) from None
     if not isinstance(data, dict):
-        raise Refused("That message is not one this page sends.")
+        raise Refused(gettext("That message is not one this page sends."))
     return data
 
 
@@ -180,7 +181,7 @@ class ClubConsumer(AsyncWebsocketConsumer):
             await handler(data)
         except Exception:
             log.exception("socket %s: the %r handler failed", self.channel_name, kind)
-            await self.unclaimed("That message could not be handled; try again.")
+            await self.unclaimed(gettext("That message could not be handled; try again."))
 
     def handler_for(self, kind: str) -> Callable[[dict[str, Any]], Awaitable[None]] | None:
         """What answers a browser's message of this "kind": the feature that claims it (a consumer answers its

@@ -14,6 +14,7 @@ from rules.engine.text import said
 from tables.i18n import say
 from tables.play.amounts import dollars_text, points_text
 from tables.play.selectors import face
+from tables.play.table_names import shown_name
 
 register = template.Library()
 
@@ -46,6 +47,12 @@ def suit_said(suit: str | None) -> str:
 
 
 _WORDS = {"trump": said("trump")}  # Sheepshead's trump, a suit of its own
+
+
+@register.filter
+def table_name(name: str) -> str:
+    """A table's stored name as the reader says it (tables.play.table_names)."""
+    return shown_name(name)
 
 
 @register.filter

@@ -15,6 +15,7 @@ from rules.engine import registry
 from rules.engine.api import GameSpec
 from tables.ledger.selectors import can_see_round, money_text
 from tables.models import LedgerEntry, MatchPlace, Round
+from tables.play.table_names import shown_name
 from tables.ratings.rendering import RatingChart, rating_chart
 from tables.ratings.selectors import RatingRow, member_rating, ordinal_history, ordinal_text
 
@@ -34,7 +35,8 @@ class RecentMatch:
 
     @property
     def table_name(self) -> str:
-        return str(self.place.result.table)
+        table = self.place.result.table
+        return shown_name(table.name) if table.name else str(table)
 
     @property
     def total_text(self) -> str:

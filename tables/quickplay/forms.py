@@ -9,45 +9,50 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from rules.engine.api import GameSpec
-from tables.play.forms import NewTableForm, choose_game
+from tables.i18n import say
+from tables.play.forms import NewTableForm, choose_game, players_text
+from tables.quickplay.services.matchmaking import BAND_NAMES
 
 ANY = "any"
 # Not the new-table form's "opt_": both forms are on the lobby page, and a name belongs to one form.
 OPTION_PREFIX = "quick_opt_"
 BOTS_AFTER_CHOICES = [
-    ("", "Never: members only"),
-    ("30", "After 30 seconds"),
-    ("60", "After 1 minute"),
-    ("120", "After 2 minutes"),
-    ("300", "After 5 minutes"),
+    ("", _("Never: members only")),
+    ("30", _("After 30 seconds")),
+    ("60", _("After 1 minute")),
+    ("120", _("After 2 minutes")),
+    ("300", _("After 5 minutes")),
 ]
 
 
 class QuickPlayForm(forms.Form):
-    game = forms.ChoiceField(choices=[])
-    players = forms.ChoiceField(choices=[])
+    game = forms.ChoiceField(label=_("Game"), choices=[])
+    players = forms.ChoiceField(label=_("Players"), choices=[])
     band = forms.ChoiceField(choices=[], required=False)
     bots_after = forms.ChoiceField(
-        label="Play with bots", choices=BOTS_AFTER_CHOICES, required=False,
-        help_text="If not enough members come, bots take the empty seats after this wait.",
+        label=_("Play with bots"), choices=BOTS_AFTER_CHOICES, required=False,
+        help_text=_("If not enough members come, bots take the empty seats after this wait."),
     )
 
     def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "quick_%s")  # the lobby's new-table form uses the default ids
         super().__init__(*args, **kwargs)
         self.spec: GameSpec = choose_game(self, game)
-        counts = [(str(n), f"{n} players") for n in range(self.spec.min_players, self.spec.max_players + 1)]
+        counts = [(str(n), players_text(n)) for n in range(self.spec.min_players, self.spec.max_players + 1)]
         if len(counts) > 1:
-            counts.insert(0, (ANY, "Any number"))
+            counts.insert(0, (ANY, gettext("Any number")))
         self.fields["players"].choices = counts
         self.fields["players"].initial = str(self.spec.default_players)
         game_bands = self.spec.bands
         if game_bands:
-            self.fields["band"].choices = [("", "Any"), *[(b.key, b.label) for b in game_bands]]
+            self.fields["band"].choices = [("", gettext("Any")), *[(b.key, say(b.label)) for b in game_bands]]
             self.fields["band"].initial = game_bands[0].key
-            self.fields["band"].label = self.spec.band_name.capitalize()
+            names = BAND_NAMES.get(self.spec.band_name)
+            self.fields["band"].label = str(names[0]) if names is not None else self.spec.band_name.capitalize()
         else:
             del self.fields["band"]
         for option in self.spec.options:

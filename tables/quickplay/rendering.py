@@ -56,7 +56,7 @@ def render_notice(kind: str, data: Mapping[str, Any]) -> str:
     game = str(data.get("game", ""))
     context: dict[str, Any] = {
         "kind": kind,
-        "game_title": registry.spec(game).title if registry.known(game) else "your game",
+        "game_title": registry.spec(game).title if registry.known(game) else "",
         "minutes": int(EXPIRES_AFTER.total_seconds() // 60),
     }
     if kind == "table_ready":

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from rules.engine import registry
@@ -52,8 +53,8 @@ class QuickStatus:
 def duration_text(seconds: int) -> str:
     minutes, secs = divmod(max(seconds, 0), 60)
     if not minutes:
-        return f"{secs} s"
-    return f"{minutes} min {secs:02d} s"
+        return gettext("%(seconds)s s") % {"seconds": secs}
+    return gettext("%(minutes)s min %(seconds)s s") % {"minutes": minutes, "seconds": f"{secs:02d}"}
 
 
 def waiting_counts(*, now: datetime | None = None) -> list[GameQueue]:
@@ -97,11 +98,12 @@ def describe(request: QueueRequest) -> str:
     spec = registry.spec(request.game)
     parts = [spec.title]
     if spec.min_players != spec.max_players:
-        parts.append(f"{request.players} players" if request.players else "any number of players")
+        parts.append(ngettext("%(count)s player", "%(count)s players", request.players) % {"count": request.players}
+                     if request.players else gettext("any number of players"))
     if bands(request.game):
         parts.append(band_label(request.game, request.band))
     if request.bots_after_seconds is not None:
-        parts.append(f"bots after {duration_text(request.bots_after_seconds)}")
+        parts.append(gettext("bots after %(wait)s") % {"wait": duration_text(request.bots_after_seconds)})
     return " · ".join(parts)
 
 

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.models import QueueRequest, Table
@@ -43,9 +44,10 @@ def _form_errors(form: QuickPlayForm) -> str:
     parts = []
     for name, errors in form.errors.items():
         field = form.fields.get(name)
-        label = f"{field.label or name.replace('_', ' ').capitalize()}: " if field is not None else ""
-        parts.extend(f"{label}{error}" for error in errors)
-    return "Quick play: " + "; ".join(parts)
+        label = (field.label or name.replace("_", " ").capitalize()) if field is not None else ""
+        parts.extend(gettext("%(field)s: %(error)s") % {"field": label, "error": error} if label else error
+                     for error in errors)
+    return gettext("Quick play: %(errors)s") % {"errors": "; ".join(parts)}
 
 
 def _to_table(request: HttpRequest, code: str) -> HttpResponse:

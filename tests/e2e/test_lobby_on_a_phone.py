@@ -128,3 +128,21 @@ def test_on_a_desktop_tables_quick_play_and_the_form_stand_side_by_side(browser,
     quick = page.locator("#panel-quick").bounding_box()
     assert tables and quick and quick["x"] >= tables["x"] + tables["width"], (tables, quick)
 
+
+
+def test_the_lobby_in_german_fits_a_phone(browser, server, e2e_env, shots) -> None:
+    """German's longer words (issue 23): the tabs, quick play's form and the new-table form stay within the phone's
+    width, in German; a screenshot of each tab for a person to look at."""
+    context = browser.new_context(viewport=PHONE, locale="de-DE")
+    page = context.new_page()
+    log_in(page, server, make_newcomer(e2e_env))
+    expect(page.locator("#online-count")).to_contain_text("online")
+    tabs = page.get_by_role("tablist", name="Die Lobby")
+    for name, shot in (("Tische", "tables"), ("Schnellspiel", "quick"), ("Chat", "chat"), ("Tisch eröffnen", "new")):
+        tabs.get_by_role("tab", name=name).click()
+        expect(tabs.get_by_role("tab", name=name)).to_have_attribute("aria-selected", "true")
+        page.screenshot(path=str(shots / f"lobby-german-phone-{shot}.png"), full_page=True)
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the German lobby's {name} tab is {overflow}px wider than the phone"
+    expect(page.locator("#quick-form summary")).to_have_text("Mehr Optionen: Spieler, Bots, Hausregeln")
+    context.close()

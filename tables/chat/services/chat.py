@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from tables.chat import push, selectors
@@ -33,8 +34,10 @@ def _check_rate(*, author_id: int, now: Any) -> None:
         if len(recent) >= limit:
             frees_at = recent[-limit] + timedelta(seconds=seconds)
             wait = max(1, int((frees_at - now).total_seconds() + 0.999))
-            raise ChatError(f"Slow down: at most {limit} lines in {seconds} seconds. Wait {wait} second"
-                            f"{'s' if wait != 1 else ''}, then send it again.", status=429)
+            raise ChatError(ngettext(
+                "Slow down: at most %(limit)s lines in %(seconds)s seconds. Wait %(wait)s second, then send it again.",
+                "Slow down: at most %(limit)s lines in %(seconds)s seconds. Wait %(wait)s seconds, then send it again.",
+                wait) % {"limit": limit, "seconds": seconds, "wait": wait}, status=429)
 
 
 @push.batched
@@ -43,27 +46,28 @@ def post_line(*, author: Any, table_id: int | None, text: object) -> ChatMessage
     it is empty or too long (never cut short: the member decides what to drop), when the member writes too fast,
     or when the table is gone or closed."""
     if not isinstance(text, str):
-        raise ChatError("Write something first.")
+        raise ChatError(gettext("Write something first."))
     line = clean_text(text)
     if not line:
-        raise ChatError("Write something first.")
+        raise ChatError(gettext("Write something first."))
     if len(line) > MAX_CHARS:
-        raise ChatError(f"A line holds at most {MAX_CHARS} characters; this one has {len(line)}. Nothing was sent.")
+        raise ChatError(gettext("A line holds at most %(limit)s characters; this one has %(count)s. Nothing was sent.")
+                        % {"limit": MAX_CHARS, "count": len(line)})
     with transaction.atomic():
         # The member's row, locked: two lines sent at once (two tabs, two processes) are counted one after the
         # other, so the rate limit holds (SQLite's IMMEDIATE transactions do the same there).
         member = User.objects.select_for_update().filter(pk=author.pk, is_active=True).first()
         if member is None or not selectors.may_read(member, None):
-            raise ChatError("Sign in to chat.", status=403)
+            raise ChatError(gettext("Sign in to chat."), status=403)
         spectator, round_number = False, None
         if table_id is not None:
             table = Table.objects.filter(pk=table_id).first()
             if table is None:
-                raise ChatError("There is no such table.", status=404)
+                raise ChatError(gettext("There is no such table."), status=404)
             if not selectors.may_read(member, table):
-                raise ChatError("You may not write at this table.", status=403)
+                raise ChatError(gettext("You may not write at this table."), status=403)
             if table.status == Table.Status.ABANDONED:
-                raise ChatError("This table is closed; its chat is read only.", status=409)
+                raise ChatError(gettext("This table is closed; its chat is read only."), status=409)
             spectator = not selectors.is_player(table_id=table_id, user_id=member.pk)
             round_number = selectors.round_in_play(table_id=table_id)
         now = timezone.now()
@@ -78,9 +82,9 @@ def mute(*, member: Any, muted_id: int) -> None:
     """The member no longer sees `muted_id`'s lines anywhere; muting twice is muting once."""
     with transaction.atomic():
         if muted_id == member.pk:
-            raise ChatError("You cannot mute yourself.")
+            raise ChatError(gettext("You cannot mute yourself."))
         if not User.objects.filter(pk=muted_id).exists():
-            raise ChatError("There is no such member.", status=404)
+            raise ChatError(gettext("There is no such member."), status=404)
         ChatMute.objects.get_or_create(member_id=member.pk, muted_id=muted_id)
 
 
@@ -94,7 +98,7 @@ def hide_lines(*, staff: Any, message_ids: Iterable[int]) -> int:
     """Staff hide lines: kept, marked hidden with who did it, shown to nobody (taken off every open chat pane).
     Lines hidden already keep their first hider. Returns how many were hidden now."""
     if not (getattr(staff, "is_active", False) and getattr(staff, "is_staff", False)):
-        raise ChatError("Only staff may hide chat lines.", status=403)
+        raise ChatError(gettext("Only staff may hide chat lines."), status=403)
     with transaction.atomic():
         lines = list(ChatMessage.objects.select_for_update().filter(pk__in=list(message_ids), hidden_at__isnull=True))
         now = timezone.now()

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from tables.invitations import push
@@ -79,25 +80,25 @@ def mark_expired(*, ids: list[int]) -> int:
 def ensure_may_invite(table: Table, inviter: User) -> None:
     """The table-side rules, for the form (before a name is even looked up) and again under the table's lock."""
     if table.created_by_id != inviter.pk:
-        raise InvitationError("Only the member who opened this table can invite to it.")
+        raise InvitationError(gettext("Only the member who opened this table can invite to it."))
     if not table.private:
-        raise InvitationError("Only private tables take invitations; anyone may sit down at a public one.")
+        raise InvitationError(gettext("Only private tables take invitations; anyone may sit down at a public one."))
     if table.status != Table.Status.OPEN:
-        raise InvitationError("This table is no longer waiting for players, so nobody can be invited to it.")
+        raise InvitationError(gettext("This table is no longer waiting for players, so nobody can be invited to it."))
     if not Seat.objects.filter(table=table, user__isnull=True, is_bot=False).exists():
-        raise InvitationError("This table has no empty seat left.")
+        raise InvitationError(gettext("This table has no empty seat left."))
 
 
 def ensure_invitable(table: Table, inviter: User, member: User) -> None:
     """The member-side rules (the form says the same before it asks the service)."""
     if member.pk == inviter.pk:
-        raise InvitationError("You cannot invite yourself: you are sitting at this table.")
+        raise InvitationError(gettext("You cannot invite yourself: you are sitting at this table."))
     if not member.is_active:
-        raise InvitationError(f"{member.shown_name} is not an active member.")
+        raise InvitationError(gettext("%(member)s is not an active member.") % {"member": member.shown_name})
     if Seat.objects.filter(table=table, user=member).exists():
-        raise InvitationError(f"{member.shown_name} already has a seat at this table.")
+        raise InvitationError(gettext("%(member)s already has a seat at this table.") % {"member": member.shown_name})
     if Invitation.objects.filter(table=table, invited=member, status=Status.PENDING).exists():
-        raise InvitationError(f"{member.shown_name} is already invited to this table.")
+        raise InvitationError(gettext("%(member)s is already invited to this table.") % {"member": member.shown_name})
 
 
 @push.batched
@@ -125,26 +126,28 @@ def _answerable(invitation_id: int, user: User, *, by_creator: bool = False) -> 
     """The invitation, under its table's lock, if it is `user`'s to answer (or, `by_creator`, to withdraw)."""
     found = Invitation.objects.filter(pk=invitation_id).values_list("table_id", flat=True).first()
     if found is None:
-        raise NoSuchInvitation("There is no such invitation.")
+        raise NoSuchInvitation(gettext("There is no such invitation."))
     table = locked_table(found)
     invitation = Invitation.objects.select_for_update().select_related("invited_by", "invited").get(pk=invitation_id)
     owner = invitation.invited_by_id if by_creator else invitation.invited_id
     if owner != user.pk:
-        raise NoSuchInvitation("There is no such invitation.")
+        raise NoSuchInvitation(gettext("There is no such invitation."))
     if invitation.status != Status.PENDING:
         raise AlreadyAnswered(_already(invitation))
     return table, invitation
 
 
 def _already(invitation: Invitation) -> str:
-    where = called(invitation.table)
-    return {
-        Status.ACCEPTED: f"This invitation to {where} was already accepted; nothing changed.",
-        Status.DECLINED: f"This invitation to {where} was already declined; nothing changed.",
-        Status.EXPIRED: f"This invitation to {where} has ended (it ran out of time, or the table started or "
-                        "closed); nothing changed.",
-        Status.WITHDRAWN: f"This invitation to {where} was withdrawn; nothing changed.",
-    }.get(invitation.status, "This invitation is no longer open; nothing changed.")
+    wording = {
+        Status.ACCEPTED: gettext("This invitation to %(table)s was already accepted; nothing changed."),
+        Status.DECLINED: gettext("This invitation to %(table)s was already declined; nothing changed."),
+        Status.EXPIRED: gettext("This invitation to %(table)s has ended (it ran out of time, or the table started or "
+                                "closed); nothing changed."),
+        Status.WITHDRAWN: gettext("This invitation to %(table)s was withdrawn; nothing changed."),
+    }.get(invitation.status)
+    if wording is None:
+        return gettext("This invitation is no longer open; nothing changed.")
+    return wording % {"table": called(invitation.table)}
 
 
 def _end(invitation: Invitation, status: str) -> None:

@@ -14,6 +14,7 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from tables.models import Match, Round, Seat, Table
@@ -33,7 +34,8 @@ def close_table(*, table_id: int, admin: User, reason: str) -> Table:
     with transaction.atomic():
         table = locked_table(table_id)
         if table.status in ENDED:
-            raise TableError(f"Table {table.code} has already ended ({table.get_status_display()}).")
+            raise TableError(gettext("Table %(code)s has already ended (%(status)s).") % {
+                "code": table.code, "status": table.get_status_display()})
         now = timezone.now()
         current = Round.objects.filter(match__table=table, over=False).first()
         if current is not None:
@@ -46,7 +48,7 @@ def close_table(*, table_id: int, admin: User, reason: str) -> Table:
             version=F("version") + 1,
         )
         if closed != 1:
-            raise StaleVersion("The table changed while it was being closed; nothing was changed. Try again.")
+            raise StaleVersion(gettext("The table changed while it was being closed; nothing was changed. Try again."))
         table.refresh_from_db()
         if match is not None:  # an open table had no match to end
             match_ended.send(sender=Match, match=match, table=table, seats=seats_at(table), ending="closed", now=now)
@@ -61,19 +63,21 @@ def void_round(*, round_id: int, admin: User, reason: str) -> Round:
     reason = _checked(admin, reason)
     table_id = Round.objects.filter(pk=round_id).values_list("match__table_id", flat=True).first()
     if table_id is None:
-        raise TableError("There is no such round.")
+        raise TableError(gettext("There is no such round."))
     with transaction.atomic():
         table = locked_table(table_id)
         found = Round.objects.select_related("match").get(pk=round_id)
         if found.voided:
-            raise TableError(f"{found} was voided already.")
+            raise TableError(gettext("%(round)s was voided already.") % {"round": found})
         if found.over:
-            raise TableError(f"{found} is over: a finished round is corrected through the ledger, not voided.")
+            raise TableError(gettext("%(round)s is over: a finished round is corrected through the ledger, not voided.")
+                             % {"round": found})
         now = timezone.now()
         if table.status == Table.Status.RUNNING:
             live = Live.load(table)
             if live.round.pk != found.pk:
-                raise TableError(f"{found} is not the round being played at table {table.code}.")
+                raise TableError(gettext("%(round)s is not the round being played at table %(code)s.") % {
+                    "round": found, "code": table.code})
             _void(live.round, admin=admin, reason=reason, now=now)
             deal_in_place_of_voided(live)  # a new version, announced after commit
         else:  # a table that ended mid-round (everyone left): void the round, deal nothing
@@ -87,12 +91,12 @@ def void_round(*, round_id: int, admin: User, reason: str) -> Round:
 
 def _checked(admin: User, reason: str) -> str:
     if not (admin.is_active and admin.is_staff):
-        raise NotAllowed("Only the club's admins may close tables or void rounds.")
+        raise NotAllowed(gettext("Only the club's admins may close tables or void rounds."))
     reason = (reason or "").strip()
     if not reason:
-        raise TableError("Give a reason: it is kept with the record of what was done.")
+        raise TableError(gettext("Give a reason: it is kept with the record of what was done."))
     if len(reason) > REASON_MAX:
-        raise TableError(f"Keep the reason under {REASON_MAX} characters.")
+        raise TableError(gettext("Keep the reason under %(count)s characters.") % {"count": REASON_MAX})
     return reason
 
 

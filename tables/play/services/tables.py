@@ -24,6 +24,7 @@ from tables.play import push
 from tables.play.pace import GRACE_RANGE
 from tables.play.services.errors import NotAllowed, NotSeated, TableError, TableFull
 from tables.play.services.play import Live, begin_match, locked_table, seat_of, seats_at
+from tables.play.table_names import english_name, shown_name
 
 TURN_SECONDS_RANGE = (10, 600)
 EVERYONE_LEFT = gettext_noop("Every player left: the bots finished the round and the table closed.")
@@ -35,16 +36,18 @@ def table_name(*, owner: str, game: str, quick: bool = False, number: int = 1) -
     "Alice's Hawk table 2" for the second one open at once). Codes are for URLs; people remember names. A
     long display name is shortened so the whole name fits."""
     title = registry.spec(game).title if registry.known(game) else game.capitalize()
-    rest = f"'s {'quick ' if quick else ''}{title} table" + (f" {number}" if number > 1 else "")
-    room = NAME_LENGTH - len(rest)
+    room = NAME_LENGTH - len(english_name(owner="", game_title=title, quick=quick, number=number))
     if len(owner) > room:
         owner = owner[: room - 1].rstrip() + "…"
-    return owner + rest
+    return english_name(owner=owner, game_title=title, quick=quick, number=number)
 
 
 def called(table: Table) -> str:
-    """The table as a message names it: its name (every table made since names came has one)."""
-    return table.name or f"a {table.get_game_display()} table"
+    """The table as a message names it, in the active language: its name (every table made since names came has
+    one)."""
+    if table.name:
+        return shown_name(table.name)
+    return gettext("a %(game)s table") % {"game": table.get_game_display()}
 
 
 def _name_for(creator: User, game: str, given: str) -> str:
@@ -52,7 +55,7 @@ def _name_for(creator: User, game: str, given: str) -> str:
     that name open or playing, so the lobby never lists two tables of one name by one member."""
     name = " ".join(given.split())
     if len(name) > NAME_LENGTH:
-        raise TableError(f"A table's name can be at most {NAME_LENGTH} characters.")
+        raise TableError(gettext("A table's name can be at most %(count)s characters.") % {"count": NAME_LENGTH})
     if name:
         return name
     taken = set(Table.objects.filter(created_by=creator, status__in=[Table.Status.OPEN, Table.Status.RUNNING])
@@ -66,7 +69,7 @@ def _name_for(creator: User, game: str, given: str) -> str:
 def _config(game: str, players: int, options: Mapping[str, Any] | None) -> Config:
     """The game's house rules for a new table, or the engine's refusal as the club's."""
     if not registry.known(game):
-        raise TableError(f"The club plays no game called {game!r}.")
+        raise TableError(gettext("The club plays no game called %(game)s.") % {"game": repr(game)})
     try:
         return registry.spec(game).make_config(players, options)
     except ConfigError as error:
@@ -94,10 +97,10 @@ def create_table(
         raise TableError(gettext("Time per turn must be between %(low)s and %(high)s seconds.") % {
             "low": low, "high": high})
     if bot_speed is not None and bot_speed not in Table.BotSpeed.values:
-        raise TableError(f"Bot speed must be one of {', '.join(Table.BotSpeed.values)}.")
+        raise TableError(gettext("Bot speed must be one of %(speeds)s.") % {"speeds": ", ".join(Table.BotSpeed.values)})
     if not GRACE_RANGE[0] <= grace_seconds <= GRACE_RANGE[1]:
-        raise TableError(f"The wait before a bot plays for an offline player must be between {GRACE_RANGE[0]} "
-                         f"and {GRACE_RANGE[1]} seconds.")
+        raise TableError(gettext("The wait before a bot plays for an offline player must be between %(low)s and "
+                                 "%(high)s seconds.") % {"low": GRACE_RANGE[0], "high": GRACE_RANGE[1]})
     with transaction.atomic():
         ensure_free_to_sit(creator)
         table = Table.objects.create(
@@ -281,29 +284,30 @@ def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_o
     _lock_members(ids)
     names = {user.pk: user.shown_name for user in users}
 
-    def who(user_id: int) -> str:
-        return "You are" if len(ids) == 1 else f"{names[user_id]} is"
-
     for user_id, (playing, waiting, open_seat) in commitments(ids, besides=table).items():
         if playing:
             seats = Seat.objects.filter(user_id=user_id, away=False, table__status=Table.Status.RUNNING)
             if table is not None:
                 seats = seats.exclude(table=table)
             found = seats.select_related("table").first()
-            subject = who(user_id)
-            then = ("finish there or leave that table first." if subject == "You are"
-                    else "this table can start once they have finished or left there.")
-            raise NotAllowed(f"{subject} already playing at {called(found.table)}; {then}")
+            if len(ids) == 1:
+                raise NotAllowed(gettext("You are already playing at %(table)s; finish there or leave that table "
+                                         "first.") % {"table": called(found.table)})
+            raise NotAllowed(gettext("%(member)s is already playing at %(table)s; this table can start once they "
+                                     "have finished or left there.") % {
+                "member": names[user_id], "table": called(found.table)})
         if waiting and not waiting_ok:
             request = QueueRequest.objects.filter(user_id=user_id, state=QueueRequest.State.WAITING).first()
-            raise NotAllowed(
-                f"{who(user_id)} waiting in quick play for {request.get_game_display()}; cancel that request first."
-            )
+            if len(ids) == 1:
+                raise NotAllowed(gettext("You are waiting in quick play for %(game)s; cancel that request first.")
+                                 % {"game": request.get_game_display()})
+            raise NotAllowed(gettext("%(member)s is waiting in quick play for %(game)s; cancel that request first.")
+                             % {"member": names[user_id], "game": request.get_game_display()})
         if open_seat and refuse_open_seat:
             opened = Seat.objects.filter(user_id=user_id, table__status=Table.Status.OPEN)
             found = opened.select_related("table").first()
-            raise NotAllowed(f"You have a seat at {called(found.table)}, which is still open; "
-                             "leave it before you ask for quick play.")
+            raise NotAllowed(gettext("You have a seat at %(table)s, which is still open; leave it before you ask "
+                                     "for quick play.") % {"table": called(found.table)})
 
 
 def create_full_table(
@@ -323,7 +327,8 @@ def create_full_table(
     No `name`: the first member's, as if they had made it."""
     config = _config(game, players, options)
     if not members or len(members) + bots != config.players:
-        raise TableError(f"A {config.players}-player table needs {config.players} players, members and bots.")
+        raise TableError(gettext("A %(count)s-player table needs %(count)s players, members and bots.")
+                         % {"count": config.players})
     if len({member.pk for member in members}) != len(members):
         raise TableError(gettext("A member can have only one seat at a table."))
     with transaction.atomic():

@@ -29,11 +29,13 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import Band, GameSpec
 from rules.engine.errors import ConfigError
+from tables.i18n import say
 from tables.models import QueueRequest, Table
 from tables.play.push import batched
 from tables.play.services.errors import NotAllowed, TableError
@@ -42,6 +44,11 @@ from tables.quickplay import push
 
 EXPIRES_AFTER = timedelta(minutes=10)
 BOTS_AFTER_RANGE = (10, 540)  # seconds; a bot table must come before the request expires
+# What a game's bands are called (GameSpec.band_name): the form's label, and the band of a request that takes any.
+BAND_NAMES = {
+    "stake": (gettext_lazy("Stake"), gettext_lazy("any stake")),
+    "length": (gettext_lazy("Length"), gettext_lazy("any length")),
+}
 TURN_SECONDS = 60
 _LOCK_NAMESPACE = 0x51C7  # the first key of pg_advisory_xact_lock(int, int); the second is the game
 
@@ -59,7 +66,10 @@ def bands(game: str) -> tuple[Band, ...]:
 def band_label(game: str, key: str) -> str:
     spec = registry.spec(game)
     band = spec.band(key)
-    return band.label if band is not None else f"any {spec.band_name}"
+    if band is not None:
+        return say(band.label)
+    names = BAND_NAMES.get(spec.band_name)
+    return str(names[1]) if names is not None else f"any {spec.band_name}"
 
 
 @dataclass(frozen=True)
@@ -103,21 +113,23 @@ def clean_request(
 ) -> CleanRequest:
     """The request as it will be stored, or TableError saying what is wrong with it."""
     if not registry.known(game):
-        raise TableError(f"The club plays no game called {game!r}.")
+        raise TableError(gettext("The club plays no game called %(game)s.") % {"game": repr(game)})
     spec = registry.spec(game)
     if players is not None and not _whole_in(players, spec.min_players, spec.max_players):
-        raise TableError(f"{spec.title} is played by {spec.min_players} to {spec.max_players} players.")
+        raise TableError(gettext("%(game)s is played by %(low)s to %(high)s players.") % {
+            "game": spec.title, "low": spec.min_players, "high": spec.max_players})
     if spec.min_players == spec.max_players:
         players = spec.min_players  # nothing to choose: "any" is the one count the game has
     band = band or ""
     band_option = spec.band_option or None
     if band and band not in {b.key for b in bands(game)}:
         if not bands(game):
-            raise TableError(f"{spec.title} has no stake or target to choose.")
-        raise TableError(f"{spec.title} has no band {band!r}.")
+            raise TableError(gettext("%(game)s has no stake or target to choose.") % {"game": spec.title})
+        raise TableError(gettext("%(game)s has no band %(band)s.") % {"game": spec.title, "band": repr(band)})
     given = dict(options or {})
     if band_option is not None and band_option in given:
-        raise TableError(f"Choose the {spec.option(band_option).label.lower()} with the band, not as an option.")
+        raise TableError(gettext("Choose “%(option)s” with the band, not as an option.") % {
+            "option": say(spec.option(band_option).label)})
     try:
         config = spec.make_config(players or spec.default_players, given)
     except ConfigError as error:
@@ -126,7 +138,8 @@ def clean_request(
     if bots_after_seconds is not None:
         low, high = BOTS_AFTER_RANGE
         if not _whole_in(bots_after_seconds, low, high):
-            raise TableError(f"Bots may join after {low} to {high} seconds, or never.")
+            raise TableError(gettext("Bots may join after %(low)s to %(high)s seconds, or never.")
+                             % {"low": low, "high": high})
     return CleanRequest(game=game, players=players, band=band, options=clean, bots_after_seconds=bots_after_seconds)
 
 
@@ -167,7 +180,7 @@ def _enqueue(*, user: User, clean: CleanRequest) -> QueueRequest:
     except IntegrityError as error:  # the partial unique constraint: a second waiting request
         if "queuerequest" not in str(error).lower() and "one_waiting_request" not in str(error):
             raise
-        raise NotAllowed("You are already waiting in quick play; cancel that request first.") from None
+        raise NotAllowed(gettext("You are already waiting in quick play; cancel that request first.")) from None
     table = settled.matched.get(request.pk)
     if table is not None:
         request.state, request.table, request.ended_at = QueueRequest.State.MATCHED, table, now
@@ -200,7 +213,7 @@ def sweep(*, game: str | None = None, now: datetime | None = None) -> Settled:
     report = Settled()
     for key in [game] if game is not None else registry.game_keys():
         if not registry.known(key):
-            raise TableError(f"The club plays no game called {key!r}.")
+            raise TableError(gettext("The club plays no game called %(game)s.") % {"game": repr(key)})
         if not QueueRequest.objects.filter(game=key, state=QueueRequest.State.WAITING).exists():
             continue
         with transaction.atomic():
@@ -401,8 +414,8 @@ def _expire_members_own(user: User) -> bool:
 def _nothing_to_cancel(user: User) -> TableError:
     last = QueueRequest.objects.filter(user=user).order_by("-created_at", "-id").first()
     if last is not None and last.state == QueueRequest.State.MATCHED and last.table is not None:
-        return NotAllowed(f"Too late to cancel: you are seated at {called(last.table)}.")
-    return TableError("You are not waiting in quick play.")
+        return NotAllowed(gettext("Too late to cancel: you are seated at %(table)s.") % {"table": called(last.table)})
+    return TableError(gettext("You are not waiting in quick play."))
 
 
 def _waiting(game: str) -> list[QueueRequest]:
