@@ -7,6 +7,7 @@ import contextlib
 import re
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,6 +141,16 @@ def log_in(page, server: Daphne, login: str, password: str = DEMO_PASSWORD) -> N
     page.fill("input[name=password]", password)
     page.click("main form button[type=submit]")  # main: the header has forms too (language)
     page.wait_for_url(f"{server.url}/lobby/")
+
+
+def new_member(env: dict[str, str], prefix: str = "member") -> str:
+    """A member of the test's own: the seeded ones may be playing at a table of another test (a member plays at one
+    running table at a time)."""
+    name = f"{prefix}{uuid.uuid4().hex[:8]}"
+    manage("shell", "-c", "from accounts.models import User; "
+           f"User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r})",
+           env=env)
+    return name
 
 
 def member_page(browser: Browser, server: Daphne, login: str):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import click_move, log_in, open_table
+from tests.e2e.conftest import click_move, log_in, new_member, open_table
 
 pytestmark = pytest.mark.e2e
 
@@ -20,10 +20,10 @@ ENGLISH_MARKERS = (
 )
 
 
-def _german_page(browser, server, viewport: dict[str, int]):
+def _german_page(browser, server, viewport: dict[str, int], login: str):
     context = browser.new_context(viewport=viewport, locale="de-DE")
     page = context.new_page()
-    log_in(page, server, "dave")
+    log_in(page, server, login)
     return page
 
 
@@ -32,8 +32,9 @@ def _english_left(page) -> list[str]:
     return [marker for marker in ENGLISH_MARKERS if marker in text]
 
 
-def test_a_hawk_round_in_german_from_the_first_card_to_the_result(browser, server, shots) -> None:
-    player = _german_page(browser, server, {"width": 1200, "height": 900})
+def test_a_hawk_round_in_german_from_the_first_card_to_the_result(browser, server, e2e_env, shots) -> None:
+    member = new_member(e2e_env, "deutsch")  # the seeded members may be playing at another test's table
+    player = _german_page(browser, server, {"width": 1200, "height": 900}, member)
     url = open_table(player, server, "hawk", 4, bots=True, rounds="1")
     prompts = []
     clicks = 0
@@ -48,7 +49,7 @@ def test_a_hawk_round_in_german_from_the_first_card_to_the_result(browser, serve
         if clicks == 3:
             expect(player.locator("#board .game-facts")).to_contain_text("Stich")
             player.screenshot(path=str(shots / "hawk-german-playing.png"), full_page=True)
-            phone = _german_page(browser, server, {"width": 390, "height": 844})
+            phone = _german_page(browser, server, {"width": 390, "height": 844}, member)
             phone.goto(url)
             expect(phone.locator("#board .hand")).to_be_visible()
             phone.screenshot(path=str(shots / "hawk-german-playing-phone.png"), full_page=True)
@@ -65,7 +66,7 @@ def test_a_hawk_round_in_german_from_the_first_card_to_the_result(browser, serve
     assert not _english_left(player), _english_left(player)
     player.screenshot(path=str(shots / "hawk-german-result.png"), full_page=True)
 
-    phone = _german_page(browser, server, {"width": 390, "height": 844})
+    phone = _german_page(browser, server, {"width": 390, "height": 844}, member)
     phone.goto(url)
     expect(phone.locator("#board .result")).to_contain_text("das Ergebnis")
     phone.screenshot(path=str(shots / "hawk-german-result-phone.png"), full_page=True)

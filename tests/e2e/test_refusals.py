@@ -6,31 +6,20 @@ request replace the whole page with bare, unstyled text (static/js/refusals.js k
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DEMO_PASSWORD, member_page, open_table
-from tests.servers import manage
+from tests.e2e.conftest import member_page, new_member, open_table
 
 pytestmark = pytest.mark.e2e
 
 
-def make_member(env: dict[str, str]) -> str:
-    """A member of the test's own: the seeded ones may be playing at a table of another test."""
-    name = f"refused{uuid.uuid4().hex[:8]}"
-    manage("shell", "-c", "from accounts.models import User; "
-           f"User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r})",
-           env=env)
-    return name
-
-
 def playing_member_at_an_open_table(browser, server, e2e_env):
     """A member playing at a running table of their own, on the page of another member's open table."""
-    host = member_page(browser, server, make_member(e2e_env))
+    host = member_page(browser, server, new_member(e2e_env, "refused"))
     open_url = open_table(host, server, "hawsker", 2, bots=False)
-    player = member_page(browser, server, make_member(e2e_env))
+    player = member_page(browser, server, new_member(e2e_env, "refused"))
     open_table(player, server, "hawsker", 2, bots=True)  # a running table: the player is playing there
     expect(player.locator("#board .hand")).to_be_visible()
     player.goto(open_url)
@@ -79,7 +68,7 @@ def test_a_refusal_shows_even_when_its_button_left_the_page_meanwhile(browser, s
 
 
 def test_quick_play_refused_while_playing_elsewhere_shows_in_the_lobby(browser, server, e2e_env) -> None:
-    player = member_page(browser, server, make_member(e2e_env))
+    player = member_page(browser, server, new_member(e2e_env, "refused"))
     open_table(player, server, "hawsker", 2, bots=True)
     expect(player.locator("#board .hand")).to_be_visible()
 

@@ -5,13 +5,11 @@ puts Django's error page in place of the whole page for a 400, 403, 404 or 500) 
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DEMO_PASSWORD, TableSockets, board_version, click_move, member_page, open_table
-from tests.servers import manage
+from tests.e2e.conftest import TableSockets, board_version, click_move, member_page, new_member, open_table
 
 pytestmark = pytest.mark.e2e
 
@@ -19,19 +17,9 @@ pytestmark = pytest.mark.e2e
 HTMX_SCRIPTS = re.compile(r".*/django_htmx/.*\.js$")
 
 
-def make_newcomer(env: dict[str, str]) -> str:
-    """A member of the test's own: the seeded ones may be playing at a table of another test (a member
-    plays at one running table at a time)."""
-    name = f"errors{uuid.uuid4().hex[:8]}"
-    manage("shell", "-c", "from accounts.models import User; "
-           f"User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r})",
-           env=env)
-    return name
-
-
 @pytest.fixture
 def newcomer(e2e_env: dict[str, str]) -> str:
-    return make_newcomer(e2e_env)
+    return new_member(e2e_env, "errors")
 
 
 def table_to_move_at(browser, server, login: str, *, by_post: bool = False):
@@ -114,7 +102,7 @@ def test_the_boards_buttons_wait_for_htmx_so_an_early_click_is_never_lost(browse
     stay disabled (the click waits), and once it runs the same button takes the member's seat."""
     host = member_page(browser, server, newcomer)
     url = open_table(host, server, "hawsker", 2, bots=False)
-    guest = member_page(browser, server, make_newcomer(e2e_env))
+    guest = member_page(browser, server, new_member(e2e_env, "errors"))
     guest.route(HTMX_SCRIPTS, lambda route: route.abort())
     guest.goto(url)
     take_seat = guest.get_by_role("button", name="Take a seat")
