@@ -28,8 +28,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.conftest import click_move, log_in
-from tests.e2e.test_table_errors_in_browser import make_newcomer
+from tests.e2e.conftest import click_move, log_in, new_member
 from tests.servers import ROOT, Daphne
 
 pytestmark = pytest.mark.e2e
@@ -140,7 +139,7 @@ class Scanner:
         return self.tables[game]
 
     def _play_and_scan(self, game: str) -> dict[str, Scan]:
-        login = make_newcomer(self.env)
+        login = new_member(self.env)
         pages = {size: self.context(size, login=login).new_page() for size in VIEWPORTS}
         url = open_table_with_bots(pages["desktop"], self.server, game)
         pages["phone"].goto(url)

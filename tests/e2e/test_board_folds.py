@@ -6,15 +6,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import board_version, click_move, member_page
-from tests.e2e.test_table_errors_in_browser import make_newcomer
+from tests.e2e.conftest import board_version, click_move, member_page, new_member
 from tests.e2e.test_table_life import open_paced_table
 
 pytestmark = pytest.mark.e2e
 
 
 def test_an_unfolded_section_stays_open_across_the_bots_moves(browser, server, e2e_env) -> None:
-    page = member_page(browser, server, make_newcomer(e2e_env))
+    page = member_page(browser, server, new_member(e2e_env))
     open_paced_table(page, server, "hawk", 4, bots=True, speed="brisk")
     rules = page.locator("#board details.house-rules")
     expect(rules).to_have_count(1)

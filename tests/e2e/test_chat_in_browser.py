@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import in_step, member_page
-from tests.e2e.test_table_errors_in_browser import make_newcomer
+from tests.e2e.conftest import in_step, member_page, new_member
 from tests.e2e.test_table_life import PHONE, open_paced_table
 
 pytestmark = pytest.mark.e2e
@@ -27,8 +26,8 @@ def say(page: Page, text: str) -> None:
 
 
 def test_two_members_chat_at_a_table_and_see_each_others_lines_live(browser, server, e2e_env, shots: Path) -> None:
-    x = member_page(browser, server, make_newcomer(e2e_env))
-    y = member_page(browser, server, make_newcomer(e2e_env))
+    x = member_page(browser, server, new_member(e2e_env))
+    y = member_page(browser, server, new_member(e2e_env))
     url = open_paced_table(x, server, "hawsker", 2, bots=False, turn_seconds=600)
     y.goto(url)
     y.get_by_role("button", name="Take a seat").click()

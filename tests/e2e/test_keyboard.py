@@ -24,8 +24,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import expect_new_board, log_in
-from tests.e2e.test_table_errors_in_browser import make_newcomer
+from tests.e2e.conftest import expect_new_board, log_in, new_member
 from tests.e2e.test_table_life import open_paced_table, version_of
 
 pytestmark = pytest.mark.e2e
@@ -130,7 +129,7 @@ def test_a_whole_hawsker_round_by_keyboard_keeps_the_focus_in_the_hand_and_says_
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     context.add_init_script(RECORD)
     page = context.new_page()
-    log_in(page, server, make_newcomer(e2e_env))
+    log_in(page, server, new_member(e2e_env))
     open_paced_table(page, server, "hawsker", 2, bots=True, speed="normal")
     expect(page.locator("#live")).to_have_text("live")
     expect(page.locator("#board .hand")).to_be_visible()

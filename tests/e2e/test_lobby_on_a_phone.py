@@ -11,8 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.conftest import log_in
-from tests.e2e.test_table_errors_in_browser import make_newcomer
+from tests.e2e.conftest import log_in, new_member
 
 pytestmark = pytest.mark.e2e
 
@@ -26,7 +25,7 @@ QUICK_BUTTON = "#quick-form button[type=submit]"
 def lobby_at(browser, server, e2e_env, viewport: dict[str, int], path: str = "/lobby/") -> Page:
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
-    log_in(page, server, make_newcomer(e2e_env))
+    log_in(page, server, new_member(e2e_env))
     if path != "/lobby/":
         page.goto("about:blank")  # a fresh load of the lobby, not a jump within it
         page.goto(f"{server.url}{path}")
@@ -135,7 +134,7 @@ def test_the_lobby_in_german_fits_a_phone(browser, server, e2e_env, shots) -> No
     width, in German; a screenshot of each tab for a person to look at."""
     context = browser.new_context(viewport=PHONE, locale="de-DE")
     page = context.new_page()
-    log_in(page, server, make_newcomer(e2e_env))
+    log_in(page, server, new_member(e2e_env))
     expect(page.locator("#online-count")).to_contain_text("online")
     tabs = page.get_by_role("tablist", name="Die Lobby")
     for name, shot in (("Tische", "tables"), ("Schnellspiel", "quick"), ("Chat", "chat"), ("Tisch eröffnen", "new")):

@@ -7,14 +7,13 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import TableSockets, board_version, click_move, member_page, open_table
-from tests.e2e.test_table_errors_in_browser import make_newcomer
+from tests.e2e.conftest import TableSockets, board_version, click_move, member_page, new_member, open_table
 
 pytestmark = pytest.mark.e2e
 
 
 def test_moves_go_over_the_open_socket_and_by_post_once_it_has_closed(browser, server, e2e_env) -> None:
-    page = member_page(browser, server, make_newcomer(e2e_env))
+    page = member_page(browser, server, new_member(e2e_env))
     sockets = TableSockets(page)
     posts: list[str] = []
     page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)

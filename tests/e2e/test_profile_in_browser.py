@@ -8,8 +8,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import log_in
-from tests.e2e.test_table_errors_in_browser import make_newcomer
+from tests.e2e.conftest import log_in, new_member
 from tests.servers import manage
 
 pytestmark = pytest.mark.e2e
@@ -21,7 +20,7 @@ HAWSKER = [(7, 3), (2, 5), (6, 1), (4, 4), (8, 2), (3, 6), (9, 1)]  # (member, b
 def member_with_matches(env: dict[str, str]) -> str:
     """A member of the test's own, with seven Hawsker matches against the bot (an established rating) and two
     of Puskiyon at four (provisional), recorded and rated as the ledger does it."""
-    name = make_newcomer(env)
+    name = new_member(env)
     hawsker = ", ".join(f"({me}, {bot}, {9 - n})" for n, (me, bot) in enumerate(HAWSKER))
     manage("shell", "-c", (
         "from accounts.models import User\n"

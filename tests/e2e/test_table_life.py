@@ -22,8 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tables.play.services.tables import EVERYONE_LEFT
-from tests.e2e.conftest import expect_new_board, in_step, member_page
-from tests.e2e.test_table_errors_in_browser import make_newcomer
+from tests.e2e.conftest import expect_new_board, in_step, member_page, new_member
 
 pytestmark = pytest.mark.e2e
 
@@ -126,8 +125,8 @@ def screenshots(page: Page, shots: Path, name: str) -> None:
 def two_members_at_puskiyon(browser, server, e2e_env) -> tuple[Page, Page, str]:
     """X opens a two-player Puskiyon table (strict turns: after X's move, it is the other's, draws aside) with a
     small grace and long turns, and Y takes the other seat."""
-    x = member_page(browser, server, make_newcomer(e2e_env))
-    y = member_page(browser, server, make_newcomer(e2e_env))
+    x = member_page(browser, server, new_member(e2e_env))
+    y = member_page(browser, server, new_member(e2e_env))
     url = open_paced_table(x, server, "puskiyon", 2, bots=False, grace=GRACE_SECONDS, turn_seconds=600)
     y.goto(url)
     y.get_by_role("button", name="Take a seat").click()
@@ -242,7 +241,7 @@ def assert_one_move_per_board(shown: list[dict[str, Any]], players: int) -> int:
 
 
 def test_bot_moves_arrive_one_board_each_in_order(browser, server, e2e_env) -> None:
-    page = member_page(browser, server, make_newcomer(e2e_env))
+    page = member_page(browser, server, new_member(e2e_env))
     open_paced_table(page, server, "hawk", 4, bots=True, speed="normal")
     expect(page.locator("#live")).to_have_text("live")
     record_boards(page)
@@ -272,7 +271,7 @@ def test_bot_moves_arrive_one_board_each_in_order(browser, server, e2e_env) -> N
 
 def test_the_last_member_leaving_lets_the_bots_finish_the_round_and_closes_the_table(browser, server, e2e_env,
                                                                                       shots) -> None:
-    page = member_page(browser, server, make_newcomer(e2e_env))
+    page = member_page(browser, server, new_member(e2e_env))
     url = open_paced_table(page, server, "hawk", 4, bots=True, speed="normal")
     code = url.rstrip("/").split("/")[-1]
     expect(page.locator("#live")).to_have_text("live")

@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import member_page
-from tests.e2e.test_table_errors_in_browser import make_newcomer
+from tests.e2e.conftest import member_page, new_member
 from tests.e2e.test_table_life import DESKTOP, PHONE, click_one, open_paced_table
 
 pytestmark = pytest.mark.e2e
@@ -136,7 +135,7 @@ def seats_around(page: Page) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(("game", "players"), GAMES)
 def test_a_member_plays_on_a_phone_with_everything_needed_on_the_first_screen(
         browser, server, e2e_env, shots, game: str, players: int) -> None:
-    page = member_page(browser, server, make_newcomer(e2e_env))
+    page = member_page(browser, server, new_member(e2e_env))
     open_paced_table(page, server, game, players, bots=True, speed="normal", turn_seconds=600)
     wait_for_my_turn(page)
 

@@ -14,8 +14,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import board_version, click_move, in_step, member_page, open_table
-from tests.e2e.test_table_errors_in_browser import make_newcomer
+from tests.e2e.conftest import board_version, click_move, in_step, member_page, new_member, open_table
 
 pytestmark = pytest.mark.e2e
 
@@ -74,9 +73,9 @@ def play_until_turn_of(waiter: Page, other: Page) -> None:
 
 def test_the_title_says_your_turn_in_a_background_tab_and_the_tone_plays_when_asked(browser, server, e2e_env,
                                                                                     shots) -> None:
-    alice = member_page(browser, server, make_newcomer(e2e_env))
+    alice = member_page(browser, server, new_member(e2e_env))
     alice.context.add_init_script(BACKGROUND_TAB)
-    bob = member_page(browser, server, make_newcomer(e2e_env))
+    bob = member_page(browser, server, new_member(e2e_env))
     url = open_table(alice, server, "hawsker", 2, bots=False)
     alice.reload()  # under the init script
     bob.goto(url)
