@@ -70,6 +70,19 @@ def _no_background_sweeps(settings) -> None:
 
 
 @pytest.fixture
+def fifth() -> Iterator[None]:
+    """Little Tricks (tests/tables/fifth_game.py), registered for the test: the site must play any game it is given."""
+    from rules.engine import registry
+    from tests.tables import fifth_game
+
+    registry.register(fifth_game, bot=fifth_game)
+    try:
+        yield
+    finally:
+        registry.unregister(fifth_game.KEY)
+
+
+@pytest.fixture
 def make_member(db: None) -> Callable[..., User]:
     counter = {"n": 0}
 

@@ -275,15 +275,6 @@ def test_the_rules_index_in_german() -> None:
     assert "Hawsker und Puskiyon" in footer and " and " not in footer.split("·")[1]
 
 
-@pytest.fixture
-def fifth() -> Iterator[None]:
-    registry.register(fifth_game, bot=fifth_game)
-    try:
-        yield
-    finally:
-        registry.unregister(fifth_game.KEY)
-
-
 def test_a_game_without_a_page_of_its_own_gets_the_generic_page_in_german(fifth: None) -> None:
     html = page(fifth_game.KEY, "de")
     text = " ".join(html.split())

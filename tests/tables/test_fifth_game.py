@@ -4,7 +4,6 @@ ranked through the real web layer: `tables/` asks the engine's registry and the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -12,7 +11,6 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from rules.engine import registry
 from rules.engine.cards import RANK_NAMES, SUIT_NAMES
 from tables.models import LedgerEntry, QueueRequest, Round, Table
 from tables.play.amounts import points_text
@@ -24,15 +22,6 @@ KEY = fifth_game.KEY
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 ROW_NAME = r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>'  # a standings row's name, linked or not
-
-
-@pytest.fixture
-def fifth() -> Iterator[None]:
-    registry.register(fifth_game, bot=fifth_game)
-    try:
-        yield
-    finally:
-        registry.unregister(KEY)
 
 
 def client_for(user: User) -> Client:
