@@ -240,12 +240,14 @@ def ensure_free_to_sit(user: User, *, table: Table | None = None, refuse_open_se
 
 
 class Commitments(NamedTuple):
-    """Where a member already is: `playing` at a running table (in a seat they have not left),
-    `waiting` in quick play, holding a seat at an `open` table."""
+    """Where a member already is: `playing` at a running table (in a seat they have not left; the
+    table's id), `waiting` in quick play (the game waited for), holding a seat at an `open` table (its
+    id). Each is None when not; all three come from one statement, so a message built from them never
+    names something another transaction ended between two reads."""
 
-    playing: bool
-    waiting: bool
-    open_seat: bool
+    playing: int | None
+    waiting: str | None
+    open_seat: int | None
 
 
 def commitments(user_ids: Iterable[int], *, besides: Table | None = None) -> dict[int, Commitments]:
@@ -260,10 +262,10 @@ def commitments(user_ids: Iterable[int], *, besides: Table | None = None) -> dic
     placeholders = ", ".join(["%s"] * len(ids))
     sql = (
         f"SELECT u.id,"
-        f" EXISTS (SELECT 1 FROM {seat} s JOIN {tbl} t ON t.id = s.table_id WHERE s.user_id = u.id"
+        f" (SELECT MIN(t.id) FROM {seat} s JOIN {tbl} t ON t.id = s.table_id WHERE s.user_id = u.id"
         f"  AND s.away = %s AND t.status = %s AND t.id <> %s),"
-        f" EXISTS (SELECT 1 FROM {queue} q WHERE q.user_id = u.id AND q.state = %s),"
-        f" EXISTS (SELECT 1 FROM {seat} s JOIN {tbl} t ON t.id = s.table_id WHERE s.user_id = u.id AND t.status = %s)"
+        f" (SELECT MIN(q.game) FROM {queue} q WHERE q.user_id = u.id AND q.state = %s),"
+        f" (SELECT MIN(t.id) FROM {seat} s JOIN {tbl} t ON t.id = s.table_id WHERE s.user_id = u.id AND t.status = %s)"
         f" FROM {user} u WHERE u.id IN ({placeholders}) ORDER BY u.id"
     )
     params = [False, Table.Status.RUNNING, besides.pk if besides is not None else 0, QueueRequest.State.WAITING,
@@ -271,8 +273,7 @@ def commitments(user_ids: Iterable[int], *, besides: Table | None = None) -> dic
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    return {user_id: Commitments(bool(playing), bool(waiting), bool(open_seat))
-            for user_id, playing, waiting, open_seat in rows}
+    return {user_id: Commitments(playing, waiting, open_seat) for user_id, playing, waiting, open_seat in rows}
 
 
 def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_ok: bool = False,
@@ -285,29 +286,23 @@ def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_o
     names = {user.pk: user.shown_name for user in users}
 
     for user_id, (playing, waiting, open_seat) in commitments(ids, besides=table).items():
-        if playing:
-            seats = Seat.objects.filter(user_id=user_id, away=False, table__status=Table.Status.RUNNING)
-            if table is not None:
-                seats = seats.exclude(table=table)
-            found = seats.select_related("table").first()
+        if playing is not None:
+            at = called(Table.objects.get(pk=playing))
             if len(ids) == 1:
                 raise NotAllowed(gettext("You are already playing at %(table)s; finish there or leave that table "
-                                         "first.") % {"table": called(found.table)})
+                                         "first.") % {"table": at})
             raise NotAllowed(gettext("%(member)s is already playing at %(table)s; this table can start once they "
-                                     "have finished or left there.") % {
-                "member": names[user_id], "table": called(found.table)})
-        if waiting and not waiting_ok:
-            request = QueueRequest.objects.filter(user_id=user_id, state=QueueRequest.State.WAITING).first()
+                                     "have finished or left there.") % {"member": names[user_id], "table": at})
+        if waiting is not None and not waiting_ok:
+            game = registry.spec(waiting).title if registry.known(waiting) else waiting
             if len(ids) == 1:
                 raise NotAllowed(gettext("You are waiting in quick play for %(game)s; cancel that request first.")
-                                 % {"game": request.get_game_display()})
+                                 % {"game": game})
             raise NotAllowed(gettext("%(member)s is waiting in quick play for %(game)s; cancel that request first.")
-                             % {"member": names[user_id], "game": request.get_game_display()})
-        if open_seat and refuse_open_seat:
-            opened = Seat.objects.filter(user_id=user_id, table__status=Table.Status.OPEN)
-            found = opened.select_related("table").first()
+                             % {"member": names[user_id], "game": game})
+        if open_seat is not None and refuse_open_seat:
             raise NotAllowed(gettext("You have a seat at %(table)s, which is still open; leave it before you ask "
-                                     "for quick play.") % {"table": called(found.table)})
+                                     "for quick play.") % {"table": called(Table.objects.get(pk=open_seat))})
 
 
 def create_full_table(
