@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -89,24 +90,46 @@ def playout(game: SearchGame, state: Any, seat: int, rng: random.Random) -> floa
     return seat_value(game, state, seat)
 
 
-def evaluate(game: SearchGame, view: View, legal: Sequence[Move], samples: int, rng: random.Random) -> list[float]:
-    """Each legal move's total value over `samples` guessed states (the same guesses for every move)."""
+def evaluate(game: SearchGame, view: View, legal: Sequence[Move], samples: int,
+             rng: random.Random) -> list[list[float]]:
+    """Each legal move's value on each of `samples` guessed states (the same guesses for every move, so two
+    moves' values on one guess are a pair: their difference has none of the guess's luck in it)."""
     module = game.module
     seat = int(view["seat"])
-    totals = [0.0] * len(legal)
+    values: list[list[float]] = [[] for _ in legal]
     for _sample in range(samples):
         state = game.determinize(view, rng)
         for index, move in enumerate(legal):
-            totals[index] += playout(game, module.apply(state, seat, move), seat, rng)
-    return totals
+            values[index].append(playout(game, module.apply(state, seat, move), seat, rng))
+    return values
 
 
-def pimc_chooser(game: SearchGame, playouts: int, seed: str) -> Chooser:
+MARGIN = 1.0
+"""How many standard errors a move's paired gain over the policy's own move must exceed before the search
+plays it instead: with a few dozen play-outs a move, the best-looking mean is often luck, and following it
+made the search play worse than its policy in the games with many moves a turn (Hawsker, Puskiyon)."""
+
+
+def paired_gain(ours: Sequence[float], theirs: Sequence[float]) -> tuple[float, float]:
+    """The mean of `ours - theirs` over the guesses and its standard error."""
+    diffs = [a - b for a, b in zip(ours, theirs, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, float("inf")
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(variance / n)
+
+
+def pimc_chooser(game: SearchGame, playouts: int, seed: str, margin: float | None = None) -> Chooser:
     """A chooser spending about `playouts` playouts a decision, at least one guess per decision.
 
-    Ties (and a first guess that cannot separate the moves) go to the move the policy itself would
-    make from the real view, so the search never plays worse than its policy for lack of evidence.
+    The move the policy itself would make from the real view is kept unless another's paired gain over it
+    is more than `margin` standard errors above zero (the largest such gain wins), so the search never
+    plays worse than its policy for lack of evidence.
     """
+
+    needed = MARGIN if margin is None else margin
 
     def choose(view: View, legal: Sequence[Move]) -> Move:
         if not legal:
@@ -116,12 +139,17 @@ def pimc_chooser(game: SearchGame, playouts: int, seed: str) -> Chooser:
         rng = random.Random(f"{seed}|{view_key(view)}")
         preferred = game.policy(view, legal)
         samples = max(1, playouts // len(legal))
-        totals = evaluate(game, view, legal, samples, rng)
-        best = totals[legal.index(preferred)] if preferred in legal else float("-inf")
-        choice = preferred if preferred in legal else legal[0]
-        for index, total in enumerate(totals):
-            if total > best + 1e-9:
-                best, choice = total, legal[index]
+        values = evaluate(game, view, legal, samples, rng)
+        if preferred not in legal:
+            preferred = legal[0]
+        base = values[legal.index(preferred)]
+        choice, best = preferred, 0.0
+        for index, move in enumerate(legal):
+            if move == preferred:
+                continue
+            gain, error = paired_gain(values[index], base)
+            if gain > needed * error + 1e-9 and gain > best + 1e-9:
+                choice, best = move, gain
         return choice
 
     return choose
