@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from rules.engine import registry
 
@@ -49,6 +50,15 @@ class Table(models.Model):
         NORMAL = "normal", _("normal")
         SLOW = "slow", _("slow")
 
+    class BotLevel(models.TextChoices):
+        """How well bots (and the bot standing in for an absent member) play: the game's quick heuristics, or
+        a search over guessed deals at two budgets (rules.engine.search.LEVELS; a search decision takes up to a
+        fifth of a second, so the table clock makes it, never a member's request: tables.play.services.clock)."""
+
+        EASY = "easy", pgettext_lazy("bot level", "easy")
+        NORMAL = "normal", pgettext_lazy("bot level", "normal")  # not the bot speed's "normal": German says "mittel"
+        STRONG = "strong", pgettext_lazy("bot level", "strong")
+
     code = models.CharField(max_length=16, unique=True, default=new_table_code, editable=False)
     game = models.CharField(max_length=20, choices=game_choices, db_index=True)
     name = models.CharField(max_length=60, blank=True)
@@ -57,6 +67,9 @@ class Table(models.Model):
     private = models.BooleanField(default=False, help_text=_("Hidden from the lobby; anyone with the link may join."))
     turn_seconds = models.PositiveSmallIntegerField(default=60)
     bot_speed = models.CharField(max_length=10, choices=BotSpeed.choices, default=default_bot_speed)
+    bot_level = models.CharField(
+        max_length=10, choices=BotLevel.choices, default=BotLevel.EASY,
+        help_text=_("How well the bots play here (a bot seat may have its own level)."))
     grace_seconds = models.PositiveSmallIntegerField(
         default=15, help_text=_("How long a member may be offline before the bot plays their turns."))
     due_at = models.DateTimeField(
@@ -104,6 +117,9 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats", null=True, blank=True
     )
     is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(
+        max_length=10, choices=Table.BotLevel.choices, blank=True,
+        help_text=_("A bot seat's level; blank: the table's."))
     away = models.BooleanField(default=False)
     ready = models.BooleanField(default=False, help_text=_("Ready for the next round."))
     offline_since = models.DateTimeField(
@@ -137,6 +153,12 @@ class Seat(models.Model):
     @property
     def played_by_bot(self) -> bool:
         return self.is_bot or self.away
+
+    def level_at(self, table: Table) -> str:
+        """How well the bot plays this seat at `table` (the seat's table, passed in so nothing is read again):
+        the seat's own level, else the table's. A member's seat has none of its own: the bot that plays it for
+        them (left, offline, out of time) plays at the table's level."""
+        return self.bot_level or table.bot_level
 
 
 class Match(models.Model):

@@ -62,7 +62,7 @@ def member_filter(path_to_user: str) -> type[admin.SimpleListFilter]:
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("position", "user", "is_bot", "away", "ready", "joined_at")
+    fields = ("position", "user", "is_bot", "bot_level", "away", "ready", "joined_at")
     readonly_fields = fields
 
 
@@ -76,8 +76,9 @@ class TableAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
     """Read-only: a running table changes only through services (editing one broke it). Staff close one
     with the action, which asks why and records it."""
 
-    list_display = ("name_shown", "code", "game", "status", "seat_count", "private", "created_by", "created_at")
-    list_filter = ("game", "status", member_filter("seats__user"), "private", "created_at")
+    list_display = ("name_shown", "code", "game", "status", "seat_count", "bot_level", "private", "created_by",
+                    "created_at")
+    list_filter = ("game", "status", "bot_level", member_filter("seats__user"), "private", "created_at")
     search_fields = ("code", "name", "seats__user__username", "seats__user__display_name")
     readonly_fields = ("code", "version", "created_at", "started_at", "finished_at", "closed_by", "close_reason")
     inlines = [SeatInline]

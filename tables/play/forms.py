@@ -47,6 +47,11 @@ class NewTableForm(forms.Form):
         label=_("Bot speed"), choices=Table.BotSpeed.choices, initial=Table.BotSpeed.NORMAL, required=False,
         help_text=_("How quickly bots play their cards, one at a time, so everyone sees each one."),
     )
+    bot_level = forms.ChoiceField(
+        label=_("Bots play"), choices=Table.BotLevel.choices, initial=Table.BotLevel.NORMAL, required=False,
+        help_text=_("Easy bots follow simple habits; normal and strong ones think ahead about the cards they "
+                    "cannot see, and take a moment to do it."),
+    )
     grace_seconds = WholeNumberField(
         label=_("Seconds before a bot plays for an offline player"), initial=DEFAULT_GRACE,
         min_value=GRACE_RANGE[0], max_value=GRACE_RANGE[1], required=False,
@@ -85,6 +90,7 @@ class NewTableForm(forms.Form):
         return {
             "turn_seconds": data["turn_seconds"], "private": data["private"], "fill_with_bots": data["fill_with_bots"],
             "bot_speed": data.get("bot_speed") or None,  # not given: the club's default
+            "bot_level": data.get("bot_level") or Table.BotLevel.NORMAL,  # not given (an old page): normal
             "grace_seconds": data["grace_seconds"] if data.get("grace_seconds") is not None else DEFAULT_GRACE,
         }
 

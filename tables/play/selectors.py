@@ -59,6 +59,7 @@ class SeatLine:
     dealer: bool = False
     presence: str = ""  # "online", "offline" or "bot" ("" for an empty seat): the board's data-presence
     bot_plays: bool = False  # the bot plays this seat now: a bot's, one its member left, or offline past the grace
+    level: str = ""  # a bot seat's level, in the reader's language ("strong"); "" for a member's seat
     spot: str = "b"  # where the seat sits around the felt, as the viewer sees it (seat_spots)
 
     @property
@@ -71,7 +72,9 @@ class SeatLine:
     def presence_text(self) -> str:
         """The seat's presence in words, as everyone at the table reads it."""
         if self.presence == "bot":
-            return gettext("left · the bot plays") if self.away else gettext("bot")
+            if self.away:
+                return gettext("left · the bot plays")
+            return gettext("bot · %(level)s") % {"level": self.level} if self.level else gettext("bot")
         if self.presence == "offline":
             return gettext("offline · the bot plays for them") if self.bot_plays else gettext("offline")
         return gettext("online") if self.presence == "online" else self.presence
@@ -169,7 +172,8 @@ class Board:
 
     @property
     def house_rules(self) -> list[tuple[str, str]]:
-        """The table's options, then how it runs by itself: time per turn, bot speed, the grace for the offline."""
+        """The table's options, then how it runs by itself: time per turn, bot speed and level, the grace for the
+        offline."""
         table = self.table
         speed = pace.pace(table.bot_speed)
         speed_text = str(table.get_bot_speed_display())
@@ -180,6 +184,7 @@ class Board:
             *self.options,
             (gettext("Time per turn"), f"{table.turn_seconds} s"),
             (gettext("Bot speed"), speed_text),
+            (gettext("Bots play"), str(table.get_bot_level_display())),
             (gettext("Grace before the bot plays for an offline player"), f"{table.grace_seconds} s"),
         ]
 
@@ -191,6 +196,11 @@ class Board:
     @property
     def my_turn(self) -> bool:
         return bool(self.view and self.view.get("legal"))
+
+    @property
+    def bot_levels(self) -> list[tuple[str, str]]:
+        """The levels a bot added here may play at, (value, label); the table's is chosen unless one says."""
+        return [(value, str(label)) for value, label in Table.BotLevel.choices]
 
     @property
     def can_join(self) -> bool:
@@ -328,6 +338,13 @@ def snapshot_of(table: Table) -> TableSnapshot:
     match = current.match if current is not None else Match.objects.filter(table=table).first()
     state = registry.game(table.game).from_json(current.state) if current is not None else None
     return TableSnapshot(table=table, seats=seats, match=match, round=current, state=state)
+
+
+def level_text(seat: Seat, table: Table) -> str:
+    """A bot seat's level in the reader's language (its own, else the table's); "" for any other seat."""
+    if not seat.is_bot:
+        return ""
+    return str(Table.BotLevel(seat.level_at(table)).label)
 
 
 def presence_of(seat: Seat, table: Table, now: datetime) -> tuple[str, bool]:
@@ -485,7 +502,7 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
         presence, bot_plays = presence_of(s, table, now)
         lines.append(SeatLine(position=s.position, name=seat_label(s), is_bot=s.is_bot, away=s.away,
                               is_me=mine is not None and s.pk == mine.pk, empty=s.empty, ready=s.ready,
-                              presence=presence, bot_plays=bot_plays,
+                              presence=presence, bot_plays=bot_plays, level=level_text(s, table),
                               spot=spots[s.position] if 0 <= s.position < len(spots) else "t"))
     board = Board(
         table=table, spec=spec, my_seat=mine, unit=spec.unit, seats=lines,

@@ -98,7 +98,10 @@ def leave(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def add_bot(request: HttpRequest, code: str) -> HttpResponse:
-    return _table_action(request, code, lambda table: table_services.add_bot(table_id=table.pk, user=request.user))
+    """A bot in the first empty seat, at the level chosen beside the button (none sent: the table's)."""
+    level = request.POST.get("level") or None
+    return _table_action(request, code, lambda table: table_services.add_bot(
+        table_id=table.pk, user=request.user, bot_level=level))
 
 
 @require_POST

@@ -5,13 +5,17 @@ applied by the engine (which refuses anything illegal without changing anything)
 `Move` with the table version it produced, and announced after commit. A member's move commits
 alone: bots (and seats played for members who left or are offline) move afterwards, one at a time,
 when the table clock finds them due (tables.play.services.clock; `Live.due` says when), except at
-an `instant` table, where they move at once in the same transaction.
+an `instant` table, where easy bots move at once in the same transaction. A bot at a search level
+(normal, strong: up to a fifth of a second a decision) never decides under a table's lock nor in a
+member's request: the clock decides its move before it locks the table, then records it if the table
+has not moved meanwhile (tables.play.services.clock.advance).
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -140,13 +144,15 @@ class Live:
         """The seat's member is shown offline: no page of the table open (tables.play.services.presence)."""
         return seat.user_id is not None and seat.offline_since is not None
 
-    def presence_due(self) -> bool:
+    def presence_due(self, *, write: bool = True) -> bool:
         """Members whose last page closed a moment ago and did not come back are offline from now on; whether
-        anyone's presence changed."""
+        anyone's presence changed. Without `write` only these seats change, not their rows (the clock's plan,
+        read without the lock, sees the table as its step will)."""
         gone = [s for s in self.seats if s.gone_at is not None and s.gone_at <= self.now]
         for seat in gone:
             seat.offline_since, seat.gone_at = seat.gone_at, None
-            Seat.objects.filter(pk=seat.pk).update(offline_since=seat.offline_since, gone_at=None)
+            if write:
+                Seat.objects.filter(pk=seat.pk).update(offline_since=seat.offline_since, gone_at=None)
         return bool(gone)
 
     def stands_in(self, seat: Seat) -> bool:
@@ -156,9 +162,32 @@ class Live:
             return True
         return self.offline(seat) and self.now >= seat.offline_since + timedelta(seconds=self.table.grace_seconds)
 
+    def stand_in_actor(self, seat: int) -> str:
+        """Who a bot's move in `seat` is recorded as: the bot's own (a bot seat, a seat left), or one made
+        while its member was offline."""
+        return Move.Actor.BOT if self.seats[seat].played_by_bot else Move.Actor.ABSENT
+
+    def level_of(self, seat: int) -> str:
+        """How well the bot plays `seat`: the seat's own level, else the table's (tables.models.Seat.level_at)."""
+        return self.seats[seat].level_at(self.table)
+
+    def searches(self, seat: int) -> bool:
+        """The bot's move for `seat` is a search (normal, strong), too slow for a table's lock or a member's
+        request. A game whose bot has only the heuristics (one a test registered) never searches."""
+        return self.level_of(seat) != Table.BotLevel.EASY and searching_bot(self.table.game)
+
+    def decide(self, seat: int, level: str | None = None) -> EngineMove:
+        """The bot's move for `seat` from that seat's view alone, at `level` (default: the seat's), seeded by
+        the table, the round and the seat (`bot_seed`): the same view at the same seat gets the same move."""
+        choose = bot_chooser(self.table.game, level or self.level_of(seat),
+                             bot_seed(table=self.table, round_number=self.round.number, seat=seat))
+        return choose(self.game.view(self.state, seat), self.game.legal_moves(self.state, seat))
+
     def play_bots(self) -> None:
-        """At an `instant` table, bots (and seats played for absent members) move now, until a member is to
-        act or the round ends; elsewhere they move one at a time when the clock finds them due."""
+        """At an `instant` table, easy bots (and seats played for absent members at the easy level) move now,
+        until a member is to act, a search-level bot is (the clock plays it at once, off this transaction's lock
+        and this request: the table is due from now, `due`), or the round ends; elsewhere bots move one at a
+        time when the clock finds them due."""
         if self.table.bot_speed != Table.BotSpeed.INSTANT:
             return
         for _ in range(BOT_MOVES_LIMIT):
@@ -167,24 +196,27 @@ class Live:
         raise RuntimeError("bots did not finish the round")
 
     def play_one_bot(self) -> bool:
-        """One move by the bot, if the seat to act is one it plays now; whether it moved."""
+        """One easy move by the bot, if the seat to act is one it plays now at the easy level; whether it moved.
+        A search-level move is the clock's to decide, before it takes the lock (tables.play.services.clock)."""
         seat = self.seat_to_act()
-        if seat is None or not self.stands_in(self.seats[seat]):
+        if seat is None or not self.stands_in(self.seats[seat]) or self.searches(seat):
             return False
-        self.bot_move(seat, Move.Actor.BOT if self.seats[seat].played_by_bot else Move.Actor.ABSENT)
+        self.bot_move(seat, self.stand_in_actor(seat))
         return True
 
-    def bot_move(self, seat: int, actor: str) -> None:
-        choose = registry.bot(self.table.game).choose
-        self.record(seat, choose(self.game.view(self.state, seat), self.game.legal_moves(self.state, seat)), actor)
+    def bot_move(self, seat: int, actor: str, level: str | None = None) -> None:
+        self.record(seat, self.decide(seat, level), actor)
 
     def finish_with_bots(self) -> None:
-        """Bots play out the round, whoever is to act (nobody is left to play it)."""
+        """Bots play out the round, whoever is to act (nobody is left to play it), at the easy level: this
+        plays a whole round inside the table's lock (the last member's leave request, or the clock's step that
+        closes the table), where a search's fifth of a second a move would hold the lock for many seconds,
+        and nobody is left at the table to play against."""
         for _ in range(BOT_MOVES_LIMIT):
             seat = self.seat_to_act()
             if seat is None:
                 return
-            self.bot_move(seat, Move.Actor.BOT if self.seats[seat].played_by_bot else Move.Actor.ABSENT)
+            self.bot_move(seat, self.stand_in_actor(seat), level=Table.BotLevel.EASY)
         raise RuntimeError("bots did not finish the round")
 
     def bot_due(self) -> datetime:
@@ -328,6 +360,28 @@ class Live:
         if not self.made and self.round.pk is not None and self.round.deadline is not None:
             return self.round.deadline  # no move here (presence, a seat taken back): the turn's time runs on
         return now + timedelta(seconds=self.table.turn_seconds)
+
+
+Chooser = Callable[[Mapping[str, Any], Sequence[EngineMove]], EngineMove]
+
+
+def searching_bot(game: str) -> bool:
+    """The game's bot can search (it has `chooser(level, seed)`); a bot with only `choose` plays every level
+    with its heuristics."""
+    return callable(getattr(registry.bot(game), "chooser", None))
+
+
+def bot_chooser(game: str, level: str, seed: str) -> Chooser:
+    """The game's bot at `level`: `chooser(level, seed)` from the engine, or `choose` for a bot without levels."""
+    bot = registry.bot(game)
+    make = getattr(bot, "chooser", None)
+    return make(level, seed) if callable(make) else bot.choose
+
+
+def bot_seed(*, table: Table, round_number: int, seat: int) -> str:
+    """The seed of a bot's search at `seat`: the table's code, the round's number and the seat, all public.
+    Never the round's shuffle seed, which would tell the search the hidden cards."""
+    return f"{table.code}|{round_number}|{seat}"
 
 
 def begin_match(table: Table, seats: list[Seat] | None = None) -> None:

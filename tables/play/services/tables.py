@@ -76,6 +76,15 @@ def _config(game: str, players: int, options: Mapping[str, Any] | None) -> Confi
         raise TableError(str(error)) from None
 
 
+def bot_level_of(level: str) -> str:
+    """`level` if bots play at it (tables.models.Table.BotLevel, the engine's rules.engine.search.LEVELS), else
+    the club's refusal naming the levels there are."""
+    if level not in Table.BotLevel.values:
+        raise TableError(gettext("Bots play at one of these levels: %(levels)s.") % {
+            "levels": ", ".join(str(label) for label in Table.BotLevel.labels)})
+    return level
+
+
 def create_table(
     *,
     creator: User,
@@ -88,10 +97,13 @@ def create_table(
     bot_speed: str | None = None,
     grace_seconds: int = 15,
     name: str = "",
+    bot_level: str = Table.BotLevel.EASY,
 ) -> Table:
     """A new table with the creator in seat 0; with `fill_with_bots` the match starts at once. `bot_speed`
-    None: the club's default (TABLE_BOT_SPEED). No `name`: the creator's ("Alice's Hawk table")."""
+    None: the club's default (TABLE_BOT_SPEED). No `name`: the creator's ("Alice's Hawk table"). `bot_level`:
+    how well its bots play; code that does not say gets the quick heuristics (the lobby's form says)."""
     config = _config(game, players, options)
+    bot_level_of(bot_level)
     low, high = TURN_SECONDS_RANGE
     if not low <= turn_seconds <= high:
         raise TableError(gettext("Time per turn must be between %(low)s and %(high)s seconds.") % {
@@ -111,6 +123,7 @@ def create_table(
             private=private,
             turn_seconds=turn_seconds,
             grace_seconds=grace_seconds,
+            bot_level=bot_level,
             **({"bot_speed": bot_speed} if bot_speed is not None else {}),
             created_by=creator,
         )
@@ -196,8 +209,11 @@ def leave_table(*, table_id: int, user: User) -> None:
         live.save()
 
 
-def add_bot(*, table_id: int, user: User) -> Seat:
-    """Seat a bot in the first empty seat; only members at the table may do that."""
+def add_bot(*, table_id: int, user: User, bot_level: str | None = None) -> Seat:
+    """Seat a bot in the first empty seat; only members at the table may do that. With `bot_level` the bot keeps
+    that level; without, it plays at the table's (the seat's level stays blank)."""
+    if bot_level is not None:
+        bot_level_of(bot_level)
     with transaction.atomic():
         table = locked_table(table_id)
         if seat_of(table, user) is None:
@@ -208,7 +224,7 @@ def add_bot(*, table_id: int, user: User) -> Seat:
         ensure_free_to_sit(user, table=table)  # as for joining: no filling a table while playing elsewhere
         for seat in Seat.objects.filter(table=table, user__isnull=True, is_bot=False).order_by("position"):
             if Seat.objects.filter(pk=seat.pk, user__isnull=True, is_bot=False).update(
-                is_bot=True, joined_at=timezone.now()
+                is_bot=True, joined_at=timezone.now(), bot_level=bot_level or ""
             ):
                 break
         else:
@@ -224,7 +240,8 @@ def remove_bot(*, table_id: int, user: User, position: int) -> None:
             raise NotSeated(gettext("Only players at this table can remove a bot."))
         if table.status != Table.Status.OPEN:
             raise NotAllowed(gettext("Bots stay once the match has started."))
-        if not Seat.objects.filter(table=table, position=position, is_bot=True).update(is_bot=False, joined_at=None):
+        if not Seat.objects.filter(table=table, position=position, is_bot=True).update(
+                is_bot=False, joined_at=None, bot_level=""):
             raise TableError(gettext("There is no bot in that seat."))
         _bump(table)
         push.table_changed(table)
@@ -315,12 +332,14 @@ def create_full_table(
     turn_seconds: int = 60,
     name: str = "",
     from_queue: bool = False,
+    bot_level: str = Table.BotLevel.EASY,
 ) -> Table:
     """A table with every seat taken at once: `members` in seats 0, 1, ... in the order given, then
     `bots` bots; the match starts at once. Quick play forms its tables here (`from_queue`: the
     members' waiting requests are the ones being matched, so waiting does not count against them).
-    No `name`: the first member's, as if they had made it."""
+    No `name`: the first member's, as if they had made it. `bot_level` as for `create_table`."""
     config = _config(game, players, options)
+    bot_level_of(bot_level)
     if not members or len(members) + bots != config.players:
         raise TableError(gettext("A %(count)s-player table needs %(count)s players, members and bots.")
                          % {"count": config.players})
@@ -330,7 +349,7 @@ def create_full_table(
         _ensure_all_free(members, waiting_ok=from_queue)
         table = Table.objects.create(
             game=game, name=_name_for(members[0], game, name), seat_count=config.players, options=dict(config.options),
-            turn_seconds=turn_seconds, created_by=members[0],
+            turn_seconds=turn_seconds, created_by=members[0], bot_level=bot_level,
         )
         now = timezone.now()
         seated: list[User | None] = [*members, *([None] * bots)]

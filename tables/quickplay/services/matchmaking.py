@@ -355,6 +355,7 @@ def _seat(spec: GameSpec, kind: Kind, group: list[QueueRequest], *, bots: int, n
             game=spec.key, players=kind.players, members=members, bots=bots, from_queue=True,
             options=table_options(spec.key, kind, group[0].options), turn_seconds=TURN_SECONDS,
             name=quick_table_name(members[0], spec.key),
+            bot_level=Table.BotLevel.NORMAL,  # the club's usual bots: the table clock plays them (never a request)
         )
     except NotAllowed:
         return False

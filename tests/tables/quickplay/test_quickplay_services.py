@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from tables.models import QueueRequest, Seat, Table
 from tables.play.services.errors import NotAllowed, TableError
+from tables.play.services.play import Live
 from tables.play.services.tables import create_table, join_table, leave_table
 from tables.quickplay.services import matchmaking
 from tables.quickplay.services.matchmaking import cancel, enqueue, sweep
@@ -245,3 +246,15 @@ def test_find_group_prefers_the_earliest_complete_table_then_the_larger(make_mem
     waiting[1].players = 3
     kind, group = matchmaking.find_group(spec, waiting)
     assert kind.players == 3 and [r.pk for r in group] == [1, 2, 3]
+
+
+def test_quick_plays_tables_have_normal_bots(make_member) -> None:
+    """Quick play asks for the club's usual bots (the table clock decides their moves, never a request)."""
+    alice = make_member("alice")
+    enqueue(user=alice, game="hawk", players=4, bots_after_seconds=10)
+    [table] = sweep(game="hawk", now=timezone.now() + timedelta(seconds=11)).tables
+    table.refresh_from_db()
+    assert table.bot_level == Table.BotLevel.NORMAL
+    live = Live.load(table)
+    assert [live.level_of(seat) for seat in range(4)] == ["normal"] * 4
+    assert all(live.searches(seat) for seat in range(1, 4))
