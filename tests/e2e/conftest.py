@@ -160,8 +160,9 @@ def member_page(browser: Browser, server: Daphne, login: str):
     return page
 
 
-def open_table(page, server: Daphne, game: str, players: int, *, bots: bool, **options: str) -> str:
-    """Start a table from the lobby form; returns its page URL."""
+def open_table(page, server: Daphne, game: str, players: int, *, bots: bool, bot_level: str | None = None,
+               **options: str) -> str:
+    """Start a table from the lobby form (bots at the form's level unless `bot_level` says); returns its page URL."""
     page.goto(f"{server.url}/lobby/")
     with page.expect_response(lambda response: "/lobby/new/" in response.url):
         page.select_option("#id_game", game)  # htmx swaps in this game's form
@@ -172,6 +173,8 @@ def open_table(page, server: Daphne, game: str, players: int, *, bots: bool, **o
         page.fill(f"[name=opt_{name}]", value)
     if bots:
         page.check("input[name=fill_with_bots]")
+    if bot_level is not None:
+        page.select_option("#id_bot_level", bot_level)
     page.click("#new-table button[type=submit]")
     page.wait_for_url(f"{server.url}/t/**")
     page.wait_for_selector("#board")
