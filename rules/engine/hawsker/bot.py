@@ -103,7 +103,7 @@ def choose(view: dict[str, Any], legal: list[Move]) -> Move:
     return _discard(view, legal, hand)
 
 
-BUDGETS: dict[str, int] = {"normal": 40, "strong": 120}
+BUDGETS: dict[str, int] = {"normal": 30, "strong": 80}
 """Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
 
 SEARCH = SearchGame(module=game, determinize=determinize, policy=choose)  # type: ignore[arg-type]
