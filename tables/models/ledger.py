@@ -16,8 +16,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tables.i18n import say_with_money, sentence_from_data
 from tables.models.play import Round, game_choices
 from tables.play.amounts import points_text
 from tables.play.services.errors import NotAllowed
@@ -117,7 +120,11 @@ class InPersonRecord(AppendOnlyModel):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     facts = models.JSONField(help_text=_("What the admin entered."))
     score = models.JSONField(help_text=_("What the engine's scoring helpers computed from it."))
-    summary = models.CharField(max_length=300)
+    summary = models.CharField(max_length=300, help_text=_("The summary in English, as recorded."))
+    summary_said = models.JSONField(
+        null=True, blank=True,
+        help_text=_("The summary as a sentence to read in each reader's language (tables.ledger.summaries); empty for "
+                    "a record whose English summary is all there is."))
     note = models.CharField(max_length=200, blank=True)
     played_on = models.DateField(default=timezone.localdate)
     recorded_by = models.ForeignKey(
@@ -147,7 +154,19 @@ class InPersonRecord(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} at the club on {self.played_on}: {self.summary}"
+        return gettext("%(kind)s at the club on %(day)s: %(summary)s") % {
+            "kind": self.get_kind_display(), "day": date_format(self.played_on), "summary": self.summary_shown}
+
+    @property
+    def summary_sentence(self) -> Any:
+        """The summary as its sentence (a Said, read in any language), or the English text a record from before the
+        sentences were kept has only."""
+        return sentence_from_data(self.summary_said) if self.summary_said else self.summary
+
+    @property
+    def summary_shown(self) -> str:
+        """The summary in the reader's language, money in the reader's format (a record from before: its English)."""
+        return say_with_money(self.summary_sentence)
 
 
 class LedgerEntry(AppendOnlyModel):

@@ -25,6 +25,9 @@ from accounts.models import User
 from rules.engine import hawk, registry, sheepshead
 from rules.engine.hawk import BONUS_KINDS, deal_size
 from rules.engine.sheepshead.scoring import TOTAL_POINTS
+from rules.engine.text import Said
+from tables.i18n import sentence_to_data
+from tables.ledger import summaries
 from tables.ledger.services import ledger
 from tables.ledger.services.ledger import LedgerError
 from tables.models import ClubNight, InPersonRecord
@@ -58,13 +61,14 @@ Named = str | User
 
 @dataclass(frozen=True)
 class Priced:
-    """A hand checked and priced by the engine's helpers, not yet written: what `_save` would record."""
+    """A hand checked and priced by the engine's helpers, not yet written: what `_save` would record. `summary` is
+    its sentence (tables.ledger.summaries): a str that reads as its English, shown in the reader's language."""
 
     game: str
     kind: str
     facts: dict[str, Any]
     score: dict[str, Any]
-    summary: str
+    summary: Said
     members: list[User]
     amounts: list[int]
 
@@ -225,7 +229,8 @@ def _save(
         night, number = replaces.night, None
     with transaction.atomic():
         record = InPersonRecord.objects.create(
-            game=priced.game, kind=priced.kind, facts=priced.facts, score=priced.score, summary=priced.summary[:300],
+            game=priced.game, kind=priced.kind, facts=priced.facts, score=priced.score,
+            summary=str(priced.summary)[:300], summary_said=sentence_to_data(priced.summary),
             note=(note or "").strip()[:200], played_on=played_on, recorded_by=admin, recorded_at=timezone.now(),
             night=night, number=number, replaces=replaces, reason=reason if replaces is not None else "",
         )
@@ -242,10 +247,6 @@ def _sentence(error: Exception) -> str:
     engine refuse, in the reader's language, everything a person can type that the engine would refuse."""
     text = str(error).rstrip(".")
     return text[:1].upper() + text[1:] + "."
-
-
-def _dollars(cents: int) -> str:
-    return f"{'-' if cents < 0 else '+'}${abs(cents) / 100:.2f}"
 
 
 def record_sheepshead_hand(
@@ -294,12 +295,8 @@ def price_sheepshead_hand(
         rate = sheepshead.picker_rate(points)
     except ValueError as error:
         raise InPersonError(_sentence(error)) from None
-    who = members[picker_seat].shown_name + (
-        " alone" if partner_seat is None else f" with {members[partner_seat].shown_name}"
-    )
-    summary = f"{who} took {points} points (rate {rate:+d}, stake ${stake / 100:.2f}): " + ", ".join(
-        f"{m.shown_name} {_dollars(c)}" for m, c in zip(members, money, strict=True)
-    )
+    summary = summaries.sheepshead_hand(names=[m.shown_name for m in members], picker=picker_seat,
+                                        partner=partner_seat, points=points, rate=rate, stake_cents=stake, money=money)
     facts = {
         "players": [m.username for m in members], "picker": members[picker_seat].username,
         "partner": members[partner_seat].username if partner_seat is not None else None,
@@ -363,13 +360,8 @@ def price_sheepshead_leaster(
     stake = _stake(stake_cents)
     winner = sheepshead.leaster_winner(points=taken_points, tricks=taken_tricks)
     money = sheepshead.settle_leaster(players=count, winner=winner, stake_cents=stake)
-    if winner is None:
-        summary = "Leaster: a tie for fewest points, nothing paid."
-    else:
-        summary = (
-            f"Leaster won by {members[winner].shown_name} with {taken_points[winner]} points, "
-            f"collecting ${stake / 100:.2f} from each player."
-        )
+    summary = summaries.sheepshead_leaster(names=[m.shown_name for m in members], winner=winner,
+                                           points=taken_points, stake_cents=stake)
     facts = {"players": [m.username for m in members], "points": taken_points, "tricks": taken_tricks,
              "stake_cents": stake}
     score = {"winner": winner, "money": money}
@@ -472,11 +464,8 @@ def price_hawk_round(
         )
     except ValueError as error:
         raise InPersonError(_sentence(error)) from None
-    lafh_shown = " and ".join(members[s].shown_name for s in score.lafh)
-    summary = (
-        f"LAFH {lafh_shown}{' (solo)' if score.solo else ''} with {pips_lafh} pips "
-        f"{'won' if score.won else 'lost'}: k {score.k:+d}, {score.points:+d} points each."
-    )
+    summary = summaries.hawk_round(names=[m.shown_name for m in members], lafh=score.lafh, solo=score.solo,
+                                   pips=pips_lafh, won=score.won, k=score.k, points=score.points)
     facts = {
         "players": [m.username for m in members], "lafh": [members[s].username for s in score.lafh],
         "solo": bool(solo), "lafh_pips": pips_lafh, "nob_pips": pips_nob, "lafh_bonuses": plus, "nob_bonuses": minus,

@@ -195,4 +195,4 @@ def _compare(old: InPersonRecord, new: InPersonRecord, before: dict[int, int], *
              in_new=m in after)
         for m in order
     ]
-    return Comparison(old=old, new_summary=new.summary, unit=unit, lines=lines, corrected_before=corrected)
+    return Comparison(old=old, new_summary=new.summary_shown, unit=unit, lines=lines, corrected_before=corrected)
