@@ -20,7 +20,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tables.i18n import say_with_money, sentence_from_data
+from tables.i18n import Money, say_with_money, sentence_from_data
 from tables.models.play import Round, game_choices
 from tables.play.amounts import points_text
 from tables.play.services.errors import NotAllowed
@@ -101,7 +101,8 @@ class ClubNight(AppendOnlyModel):
         base_manager_name = "objects"
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} night on {self.played_on}"
+        return gettext("%(game)s night on %(day)s") % {"game": self.get_game_display(),
+                                                       "day": date_format(self.played_on)}
 
 
 class InPersonRecord(AppendOnlyModel):
@@ -250,14 +251,15 @@ class LedgerEntry(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        shown = f"{self.amount / 100:+.2f} $" if self.unit == "cents" else points_text(self.amount, signed=True)
+        shown = (Money(self.amount, signed=bool(self.amount)).shown() if self.unit == "cents"
+                 else points_text(self.amount, signed=True))
         return f"{self.label}: {shown} ({self.get_kind_display()})"
 
     @property
     def source_label(self) -> str:
         if self.round_id is not None:
-            return f"online round {self.round_id}"
-        return f"in-person result {self.in_person_id}"
+            return gettext("online round %(id)s") % {"id": self.round_id}
+        return gettext("in-person result %(id)s") % {"id": self.in_person_id}
 
 
 class Settlement(AppendOnlyModel):
@@ -291,4 +293,5 @@ class Settlement(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} settled on {self.settled_at:%Y-%m-%d}"
+        return gettext("%(game)s settled on %(day)s") % {"game": self.get_game_display(),
+                                                         "day": date_format(timezone.localdate(self.settled_at))}
