@@ -190,16 +190,21 @@ class LedgerEntryAdmin(ReadOnlyRecords):
 
 @admin.register(InPersonRecord)
 class InPersonRecordAdmin(ReadOnlyRecords):
-    list_display = ("recorded_at", "played_on", "kind", "summary", "recorded_by", "version")
+    list_display = ("recorded_at", "played_on", "kind", "summary_shown", "recorded_by", "version")
     list_select_related = ("recorded_by", "replaced_by")
     list_filter = ("game", "kind", "played_on", ("recorded_by", admin.RelatedOnlyFieldListFilter))
     search_fields = ("summary", "note")
     date_hierarchy = "played_on"
-    fields = ("game", "kind", "played_on", "night", "number", "summary", "facts", "score", "note", "recorded_by",
+    fields = ("game", "kind", "played_on", "night", "number", "summary_shown", "facts", "score", "note", "recorded_by",
               "recorded_at", "replaces_shown", "replaced_by_shown", "reason", "entries")
     readonly_fields = fields
     change_list_template = "tables/ledger/admin_inperson_changelist.html"
     change_form_template = "tables/ledger/admin_inperson_change.html"
+
+    @admin.display(description=_("summary"))
+    def summary_shown(self, record: InPersonRecord) -> str:
+        """In the reader's language (the English `summary` is what the search looks in)."""
+        return record.summary_shown
 
     @admin.display(description=_("version"))
     def version(self, record: InPersonRecord) -> str:
@@ -254,7 +259,7 @@ class InPersonRecordAdmin(ReadOnlyRecords):
             except TableError as error:
                 form.add_error(None, str(error))
             else:
-                messages.success(request, gettext("Recorded: %(summary)s") % {"summary": record.summary})
+                messages.success(request, gettext("Recorded: %(summary)s") % {"summary": record.summary_shown})
                 return redirect(reverse("admin:tables_ledgerentry_balances") + f"?game={record.game}")
         return self.page(request, "admin_inperson_form.html", title, form=form)
 

@@ -12,12 +12,12 @@ from typing import Any
 
 from django import forms
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.fields import MemberField
 from rules.engine import registry
-from rules.engine.hawk import BONUS_KINDS
 from tables.models import game_choices
 from tables.play.request_numbers import WholeNumberField
 
@@ -168,7 +168,19 @@ class SheepsheadResultForm(forms.Form):
                 "picker_points": data["picker_points"]}
 
 
-BONUS_CHOICES = [(kind, f"{kind.replace('_', ' ')}: {words}") for kind, words in BONUS_KINDS.items()]
+BONUS_WORDS = {
+    "heavy": (pgettext_lazy("Hawk bonus", "heavy"), _("a trick of more than 9 pips per player")),
+    "four_suits": (pgettext_lazy("Hawk bonus", "four suits"), _("the same number in all four suits in one trick")),
+    "straight": (pgettext_lazy("Hawk bonus", "straight"), _("four consecutive numbers of one suit in one trick")),
+}
+"""Hawk's bonus kinds (rules.engine.hawk.BONUS_KINDS: its keys, and its English words) in the reader's language:
+the engine's words stay English (it has no gettext), so the forms name them here. A test holds the two together."""
+
+BONUS_NAMES = [(kind, name) for kind, (name, _words) in BONUS_WORDS.items()]
+"""The kinds by their short names ("heavy"), for the night's sheet, where a row has little room."""
+
+BONUS_CHOICES = [(kind, format_lazy("{}: {}", name, words)) for kind, (name, words) in BONUS_WORDS.items()]
+"""The kinds with what each means ("heavy: a trick of more than 9 pips per player"), for the admin's forms."""
 
 
 class HawkResultForm(forms.Form):

@@ -98,8 +98,8 @@ class HistoryRow(EntryAmounts):
                 if record.replaces_id is not None:
                     by = record.recorded_by.shown_name
                     return gettext("%(summary)s (replacing an earlier record, by %(by)s: %(reason)s)") % {
-                        "summary": record.summary, "by": by, "reason": record.reason}
-                return record.summary
+                        "summary": record.summary_shown, "by": by, "reason": record.reason}
+                return record.summary_shown
             summary = (entry.round.result or {}).get("summary") or {}
             return round_headline(summary, self.names) or gettext("Result")
         by = entry.made_by.shown_name if entry.made_by else gettext("an admin")

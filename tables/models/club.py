@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tables.models.play import Match, Table, game_choices
@@ -43,7 +44,8 @@ class MatchResult(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} match at {self.table} ({self.get_ending_display()})"
+        return gettext("%(game)s match at %(table)s (%(ending)s)") % {
+            "game": self.get_game_display(), "table": self.table, "ending": self.get_ending_display()}
 
 
 class MatchPlace(models.Model):
@@ -71,7 +73,8 @@ class MatchPlace(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.seat}: place {self.place} of {self.result}"
+        return gettext("seat %(seat)s: place %(place)s of %(result)s") % {
+            "seat": self.seat, "place": self.place, "result": self.result}
 
 
 class Rating(models.Model):
@@ -117,7 +120,8 @@ class RatingChange(models.Model):
         constraints = [models.UniqueConstraint(fields=["result", "rating"], name="one_change_per_match_and_rating")]
 
     def __str__(self) -> str:
-        return f"{self.rating}: {self.mu_before:.2f} to {self.mu_after:.2f}"
+        return gettext("%(rating)s: %(before)s to %(after)s") % {
+            "rating": self.rating, "before": f"{self.mu_before:.2f}", "after": f"{self.mu_after:.2f}"}
 
 
 class Season(models.Model):
@@ -168,7 +172,7 @@ class Invitation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.invited} to {self.table}"
+        return gettext("%(member)s invited to %(table)s") % {"member": self.invited, "table": self.table}
 
 
 class ChatMessage(models.Model):
@@ -217,4 +221,4 @@ class ChatMute(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.member} mutes {self.muted}"
+        return gettext("%(member)s mutes %(muted)s") % {"member": self.member, "muted": self.muted}

@@ -16,8 +16,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tables.i18n import Money, say_with_money, sentence_from_data
 from tables.models.play import Round, game_choices
 from tables.play.amounts import points_text
 from tables.play.services.errors import NotAllowed
@@ -98,7 +101,8 @@ class ClubNight(AppendOnlyModel):
         base_manager_name = "objects"
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} night on {self.played_on}"
+        return gettext("%(game)s night on %(day)s") % {"game": self.get_game_display(),
+                                                       "day": date_format(self.played_on)}
 
 
 class InPersonRecord(AppendOnlyModel):
@@ -117,7 +121,11 @@ class InPersonRecord(AppendOnlyModel):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     facts = models.JSONField(help_text=_("What the admin entered."))
     score = models.JSONField(help_text=_("What the engine's scoring helpers computed from it."))
-    summary = models.CharField(max_length=300)
+    summary = models.CharField(max_length=300, help_text=_("The summary in English, as recorded."))
+    summary_said = models.JSONField(
+        null=True, blank=True,
+        help_text=_("The summary as a sentence to read in each reader's language (tables.ledger.summaries); empty for "
+                    "a record whose English summary is all there is."))
     note = models.CharField(max_length=200, blank=True)
     played_on = models.DateField(default=timezone.localdate)
     recorded_by = models.ForeignKey(
@@ -147,7 +155,19 @@ class InPersonRecord(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} at the club on {self.played_on}: {self.summary}"
+        return gettext("%(kind)s at the club on %(day)s: %(summary)s") % {
+            "kind": self.get_kind_display(), "day": date_format(self.played_on), "summary": self.summary_shown}
+
+    @property
+    def summary_sentence(self) -> Any:
+        """The summary as its sentence (a Said, read in any language), or the English text a record from before the
+        sentences were kept has only."""
+        return sentence_from_data(self.summary_said) if self.summary_said else self.summary
+
+    @property
+    def summary_shown(self) -> str:
+        """The summary in the reader's language, money in the reader's format (a record from before: its English)."""
+        return say_with_money(self.summary_sentence)
 
 
 class LedgerEntry(AppendOnlyModel):
@@ -231,14 +251,15 @@ class LedgerEntry(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        shown = f"{self.amount / 100:+.2f} $" if self.unit == "cents" else points_text(self.amount, signed=True)
+        shown = (Money(self.amount, signed=bool(self.amount)).shown() if self.unit == "cents"
+                 else points_text(self.amount, signed=True))
         return f"{self.label}: {shown} ({self.get_kind_display()})"
 
     @property
     def source_label(self) -> str:
         if self.round_id is not None:
-            return f"online round {self.round_id}"
-        return f"in-person result {self.in_person_id}"
+            return gettext("online round %(id)s") % {"id": self.round_id}
+        return gettext("in-person result %(id)s") % {"id": self.in_person_id}
 
 
 class Settlement(AppendOnlyModel):
@@ -272,4 +293,5 @@ class Settlement(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} settled on {self.settled_at:%Y-%m-%d}"
+        return gettext("%(game)s settled on %(day)s") % {"game": self.get_game_display(),
+                                                         "day": date_format(timezone.localdate(self.settled_at))}

@@ -13,10 +13,11 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from rules.engine import registry
+from tables.play.table_names import shown_name
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -104,7 +105,9 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name or f"{self.get_game_display()} table {self.code}"
+        if self.name:
+            return shown_name(self.name)
+        return gettext("%(game)s table %(code)s") % {"game": self.get_game_display(), "code": self.code}
 
 
 class Seat(models.Model):
@@ -144,7 +147,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.position} of {self.table}"
+        return gettext("seat %(number)s of %(table)s") % {"number": self.position, "table": self.table}
 
     @property
     def empty(self) -> bool:
@@ -183,7 +186,7 @@ class Match(models.Model):
         verbose_name_plural = _("matches")
 
     def __str__(self) -> str:
-        return f"match at {self.table}"
+        return gettext("match at %(table)s") % {"table": self.table}
 
 
 class Round(models.Model):
@@ -231,7 +234,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"round {self.number} of {self.match}"
+        return gettext("round %(number)s of %(match)s") % {"number": self.number, "match": self.match}
 
     @property
     def voided(self) -> bool:
@@ -263,4 +266,4 @@ class Move(models.Model):
         constraints = [models.UniqueConstraint(fields=["round", "seq"], name="one_move_per_seq")]
 
     def __str__(self) -> str:
-        return f"{self.seq}. seat {self.seat}: {self.text}"
+        return gettext("%(seq)s. seat %(seat)s: %(move)s") % {"seq": self.seq, "seat": self.seat, "move": self.text}

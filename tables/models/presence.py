@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -20,7 +21,7 @@ class Presence(models.Model):
         verbose_name_plural = _("lobby presences")
 
     def __str__(self) -> str:
-        return f"{self.user} on {self.channel_name}"
+        return gettext("%(member)s on %(channel)s") % {"member": self.user, "channel": self.channel_name}
 
 
 class TableSocket(models.Model):
@@ -40,4 +41,5 @@ class TableSocket(models.Model):
         indexes = [models.Index(fields=["table", "user"], name="table_socket_by_member")]
 
     def __str__(self) -> str:
-        return f"{self.user} at {self.table} on {self.channel_name}"
+        return gettext("%(member)s at %(table)s on %(channel)s") % {"member": self.user, "table": self.table,
+                                                                    "channel": self.channel_name}

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tables.models.play import Table, game_choices
@@ -63,7 +64,8 @@ class QueueRequest(models.Model):
         indexes = [models.Index(fields=["game", "state", "created_at"], name="queue_game_state_created")]
 
     def __str__(self) -> str:
-        return f"{self.user} for {self.get_game_display()} ({self.state})"
+        return gettext("%(member)s for %(game)s (%(state)s)") % {"member": self.user, "game": self.get_game_display(),
+                                                                  "state": self.get_state_display()}
 
     @property
     def waiting(self) -> bool:

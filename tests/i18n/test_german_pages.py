@@ -169,6 +169,11 @@ PAGES = [
     Page("books", "settle", after_a_round(lambda done, me: reverse("treasury_settle"), staff=True)),
     Page("books", "statement", after_a_round(lambda done, me: reverse("treasury_statement"), staff=True)),
     Page("books", "nights", after_a_round(lambda done, me: reverse("treasury_nights"), staff=True)),
+    Page("books", "night-new", after_a_round(lambda done, me: reverse("treasury_night_new"), staff=True)),
+    Page("books", "admin-sheepshead-hand", after_a_round(
+        lambda done, me: reverse("admin:tables_inpersonrecord_sheepshead"), staff=True)),
+    Page("books", "admin-hawk-round", after_a_round(lambda done, me: reverse("admin:tables_inpersonrecord_hawk"),
+                                                    staff=True)),
     Page("books", "admin-index", after_a_round(lambda done, me: reverse("admin:index"), staff=True)),
     # rules
     Page("rules", "index", visitor(lambda: reverse("rules_index"))),

@@ -5,7 +5,8 @@ bonuses) and the engine's own scoring helpers turn them into money or points, ex
 for online rounds, so the two can never disagree. Everything is checked before anything is
 written: unknown or repeated members, wrong player counts, impossible points (1 or 119 in
 Sheepshead, more than 120, negative), a partner where none can exist. A refusal says what is
-wrong and writes nothing.
+wrong and writes nothing, in the language of the request that asked (gettext when it is raised: these services run
+inside the treasurer's request, and the page shows `str(error)` in that same request).
 """
 
 from __future__ import annotations
@@ -18,11 +19,15 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext
 
 from accounts.models import User
 from rules.engine import hawk, registry, sheepshead
 from rules.engine.hawk import BONUS_KINDS, deal_size
 from rules.engine.sheepshead.scoring import TOTAL_POINTS
+from rules.engine.text import Said
+from tables.i18n import sentence_to_data
+from tables.ledger import summaries
 from tables.ledger.services import ledger
 from tables.ledger.services.ledger import LedgerError
 from tables.models import ClubNight, InPersonRecord
@@ -56,13 +61,14 @@ Named = str | User
 
 @dataclass(frozen=True)
 class Priced:
-    """A hand checked and priced by the engine's helpers, not yet written: what `_save` would record."""
+    """A hand checked and priced by the engine's helpers, not yet written: what `_save` would record. `summary` is
+    its sentence (tables.ledger.summaries): a str that reads as its English, shown in the reader's language."""
 
     game: str
     kind: str
     facts: dict[str, Any]
     score: dict[str, Any]
-    summary: str
+    summary: Said
     members: list[User]
     amounts: list[int]
 
@@ -73,18 +79,21 @@ class InPersonError(LedgerError):
 
 def _check_admin(admin: User) -> None:
     if not (admin.is_authenticated and admin.is_staff):
-        raise NotAllowed("Only the club's admins record results from the club's table.")
+        raise NotAllowed(gettext("Only the club's admins record results from the club's table."))
 
 
 def _whole(name: str, value: Any) -> int:
+    """`value` as a whole number; `name` is the field's name as the reader reads it (already translated)."""
     if isinstance(value, bool):
-        raise InPersonError(f"{name}: {value!r} is not a whole number.")
+        raise InPersonError(gettext("%(field)s: %(value)s is not a whole number.") % {"field": name,
+                                                                                       "value": repr(value)})
     if isinstance(value, int):
         return value
     text = str(value).strip()
     number = whole_number(text, low=-LARGEST_INT)
     if number is None:
-        raise InPersonError(f"{name}: {text!r} is not a whole number.")
+        raise InPersonError(gettext("%(field)s: %(value)s is not a whole number.") % {"field": name,
+                                                                                       "value": repr(text)})
     return number
 
 
@@ -98,7 +107,8 @@ def _member(name: str) -> User | None:
         User.objects.filter(Q(email__iexact=name) | Q(emailaddress__email__iexact=name)).distinct()[:2]
     )
     if len(owners) > 1:
-        raise InPersonError(f"{name} is the email address of more than one member: name them by username.")
+        raise InPersonError(gettext("%(address)s is the email address of more than one member: name them by "
+                                    "username.") % {"address": name})
     return owners[0] if owners else None
 
 
@@ -113,31 +123,44 @@ def _members(usernames: Sequence[Named], game: str, players: tuple[int, int]) ->
     names = [_name_of(name) for name in usernames if _name_of(name)]
     low, high = players
     if not low <= len(names) <= high:
-        raise InPersonError(f"{game} is played by {low} to {high} players; you named {len(names)}.")
+        raise InPersonError(gettext("%(game)s is played by %(low)s to %(high)s players; you named %(count)s.")
+                            % {"game": game, "low": low, "high": high, "count": len(names)})
     seen: set[str] = set()
     for name in names:
         if name.lower() in seen:
-            raise InPersonError(f"{name} is named twice; every player sits once.")
+            raise InPersonError(gettext("%(name)s is named twice; every player sits once.") % {"name": name})
         seen.add(name.lower())
     found = {name: given[name] if name in given else _member(name) for name in names}
     unknown = [name for name in names if found[name] is None and "@" not in name]
     if unknown:
-        raise InPersonError(f"No member is called {', '.join(unknown)}.")
+        raise InPersonError(gettext("No member is called %(names)s.") % {"names": ", ".join(unknown)})
     unknown = [name for name in names if found[name] is None]
     if unknown:
-        raise InPersonError(f"No member has the email address {', '.join(unknown)}.")
+        raise InPersonError(gettext("No member has the email address %(addresses)s.") % {
+            "addresses": ", ".join(unknown)})
     members = [found[name] for name in names]
     named_as: dict[int, str] = {}
     for name, member in zip(names, members, strict=True):
         if member.pk in named_as:
             raise InPersonError(
-                f"{named_as[member.pk]} and {name} are the same member, named twice; every player sits once."
+                gettext("%(first)s and %(second)s are the same member, named twice; every player sits once.")
+                % {"first": named_as[member.pk], "second": name}
             )
         named_as[member.pk] = name
     closed = [m.username for m in members if not m.is_active]
     if closed:
-        raise InPersonError(f"The account of {', '.join(closed)} is closed.")
+        raise InPersonError(gettext("The account of %(names)s is closed.") % {"names": ", ".join(closed)})
     return members
+
+
+def _not_a_player(role: str, name: str) -> InPersonError:
+    """One whole sentence per role, so each language says "the picker" in its own words and grammar."""
+    sentences = {
+        "picker": gettext("The picker (%(name)s) must be one of the players."),
+        "partner": gettext("The partner (%(name)s) must be one of the players."),
+        "LAFH player": gettext("The LAFH player (%(name)s) must be one of the players."),
+    }
+    return InPersonError(sentences[role] % {"name": name})
 
 
 def _seat(members: Sequence[User], username: Named | None, role: str) -> int | None:
@@ -145,7 +168,7 @@ def _seat(members: Sequence[User], username: Named | None, role: str) -> int | N
         for position, member in enumerate(members):
             if member.pk == username.pk:
                 return position
-        raise InPersonError(f"The {role} ({username.shown_name}) must be one of the players.")
+        raise _not_a_player(role, username.shown_name)
     name = (username or "").strip()
     if not name:
         return None
@@ -156,14 +179,14 @@ def _seat(members: Sequence[User], username: Named | None, role: str) -> int | N
     for position, member in enumerate(members):
         if named is not None and member.pk == named.pk:
             return position
-    raise InPersonError(f"The {role} ({name}) must be one of the players.")
+    raise _not_a_player(role, name)
 
 
 def check_players(*, game: str, players: Sequence[Named]) -> list[User]:
     """The players of a game recorded here, in seat order, as its hands will check them (count, repeats, closed
     accounts), so a sheet of many hands can refuse its players before the first hand."""
     if game not in GAMES:
-        raise InPersonError(f"Hands of {game} played at the club are not recorded here.")
+        raise InPersonError(gettext("Hands of %(game)s played at the club are not recorded here.") % {"game": game})
     return _members(players, registry.spec(game).title, GAMES[game].players)
 
 
@@ -176,10 +199,11 @@ def check_day(played_on: date | None) -> date:
 
 
 def _stake(stake_cents: Any) -> int:
-    stake = _whole("Stake", stake_cents)
+    stake = _whole(pgettext("a hand's field", "Stake"), stake_cents)
     low, high = STAKE_RANGE
     if not low <= stake <= high:
-        raise InPersonError(f"The stake must be between {low} and {high} cents, not {stake}.")
+        raise InPersonError(gettext("The stake must be between %(low)s and %(high)s cents, not %(stake)s.")
+                            % {"low": low, "high": high, "stake": stake})
     return stake
 
 
@@ -188,7 +212,7 @@ def _played_on(played_on: date | None) -> date:
     if played_on is None:
         return today
     if played_on > today:
-        raise InPersonError("A result cannot be recorded for a day that has not come yet.")
+        raise InPersonError(gettext("A result cannot be recorded for a day that has not come yet."))
     return played_on
 
 
@@ -200,12 +224,13 @@ def _save(
     whole night commits or rolls back together. A record that `replaces` another also reverses the other's entries,
     together; it stays on the other's night, off its rows (a row of a night holds one hand)."""
     if (night is None) != (number is None):
-        raise InPersonError("A hand of a club night names both its night and its row.")
+        raise InPersonError(gettext("A hand of a club night names both its night and its row."))
     if replaces is not None:
         night, number = replaces.night, None
     with transaction.atomic():
         record = InPersonRecord.objects.create(
-            game=priced.game, kind=priced.kind, facts=priced.facts, score=priced.score, summary=priced.summary[:300],
+            game=priced.game, kind=priced.kind, facts=priced.facts, score=priced.score,
+            summary=str(priced.summary)[:300], summary_said=sentence_to_data(priced.summary),
             note=(note or "").strip()[:200], played_on=played_on, recorded_by=admin, recorded_at=timezone.now(),
             night=night, number=number, replaces=replaces, reason=reason if replaces is not None else "",
         )
@@ -218,12 +243,10 @@ def _save(
 
 
 def _sentence(error: Exception) -> str:
+    """The engine's refusal as a sentence: in English, the engine's language; the checks before each call to the
+    engine refuse, in the reader's language, everything a person can type that the engine would refuse."""
     text = str(error).rstrip(".")
     return text[:1].upper() + text[1:] + "."
-
-
-def _dollars(cents: int) -> str:
-    return f"{'-' if cents < 0 else '+'}${abs(cents) / 100:.2f}"
 
 
 def record_sheepshead_hand(
@@ -249,17 +272,21 @@ def price_sheepshead_hand(
     count = len(members)
     picker_seat = _seat(members, picker, "picker")
     if picker_seat is None:
-        raise InPersonError("Name the picker (or record a leaster if nobody picked).")
+        raise InPersonError(gettext("Name the picker (or record a leaster if nobody picked)."))
     partner_seat = _seat(members, partner, "partner")
     if partner_seat is not None and count < 5:
-        raise InPersonError(f"With {count} players there is no partner: the picker always plays alone.")
+        raise InPersonError(gettext("With %(count)s players there is no partner: the picker always plays alone.")
+                            % {"count": count})
     if partner_seat is not None and partner_seat == picker_seat:
-        raise InPersonError("The partner cannot be the picker; leave the partner empty if the picker played alone.")
-    points = _whole("Picker points", picker_points)
+        raise InPersonError(gettext("The partner cannot be the picker; leave the partner empty if the picker "
+                                    "played alone."))
+    points = _whole(pgettext("a hand's field", "Picker points"), picker_points)
     if points < 0 or points > TOTAL_POINTS:
-        raise InPersonError(f"The picker's side takes between 0 and {TOTAL_POINTS} points, not {points}.")
+        raise InPersonError(gettext("The picker's side takes between 0 and %(total)s points, not %(points)s.")
+                            % {"total": TOTAL_POINTS, "points": points})
     if points in (1, TOTAL_POINTS - 1):
-        raise InPersonError(f"{points} points cannot happen in Sheepshead (no card is worth 1 point).")
+        raise InPersonError(gettext("%(points)s points cannot happen in Sheepshead (no card is worth 1 point).")
+                            % {"points": points})
     stake = _stake(stake_cents)
     try:
         money = sheepshead.settle(
@@ -268,12 +295,8 @@ def price_sheepshead_hand(
         rate = sheepshead.picker_rate(points)
     except ValueError as error:
         raise InPersonError(_sentence(error)) from None
-    who = members[picker_seat].shown_name + (
-        " alone" if partner_seat is None else f" with {members[partner_seat].shown_name}"
-    )
-    summary = f"{who} took {points} points (rate {rate:+d}, stake ${stake / 100:.2f}): " + ", ".join(
-        f"{m.shown_name} {_dollars(c)}" for m, c in zip(members, money, strict=True)
-    )
+    summary = summaries.sheepshead_hand(names=[m.shown_name for m in members], picker=picker_seat,
+                                        partner=partner_seat, points=points, rate=rate, stake_cents=stake, money=money)
     facts = {
         "players": [m.username for m in members], "picker": members[picker_seat].username,
         "partner": members[partner_seat].username if partner_seat is not None else None,
@@ -287,7 +310,8 @@ def price_sheepshead_hand(
 def _per_player(name: str, values: Sequence[Any], count: int) -> list[int]:
     numbers = [_whole(name, v) for v in values]
     if len(numbers) != count:
-        raise InPersonError(f"{name}: give one number per player ({count}), not {len(numbers)}.")
+        raise InPersonError(gettext("%(field)s: give one number per player (%(count)s), not %(given)s.")
+                            % {"field": name, "count": count, "given": len(numbers)})
     return numbers
 
 
@@ -310,35 +334,34 @@ def price_sheepshead_leaster(
     """A leaster checked and priced, nothing written."""
     members = _members(players, "Sheepshead", SHEEPSHEAD_PLAYERS)
     count = len(members)
-    taken_points = _per_player("Points", points, count)
-    taken_tricks = _per_player("Tricks", tricks, count)
+    taken_points = _per_player(pgettext("a hand's field", "Points"), points, count)
+    taken_tricks = _per_player(pgettext("a hand's field", "Tricks"), tricks, count)
     hand, _blind = sheepshead.deal_sizes(count)
     for member, p, t in zip(members, taken_points, taken_tricks, strict=True):
         if p < 0 or t < 0:
-            raise InPersonError(f"{member.shown_name}: points and tricks cannot be negative.")
+            raise InPersonError(gettext("%(player)s: points and tricks cannot be negative.")
+                                % {"player": member.shown_name})
         if p in (1, TOTAL_POINTS - 1) or p > TOTAL_POINTS:
-            raise InPersonError(f"{member.shown_name} cannot have taken {p} points.")
+            raise InPersonError(gettext("%(player)s cannot have taken %(points)s points.")
+                                % {"player": member.shown_name, "points": p})
         if t == 0 and p:
-            raise InPersonError(f"{member.shown_name} took no trick, so cannot have {p} points.")
+            raise InPersonError(gettext("%(player)s took no trick, so cannot have %(points)s points.")
+                                % {"player": member.shown_name, "points": p})
     if sum(taken_tricks) != hand:
         raise InPersonError(
-            f"With {count} players there are {hand} tricks; the tricks written down add up to {sum(taken_tricks)}."
+            gettext("With %(count)s players there are %(tricks)s tricks; the tricks written down add up to "
+                    "%(written)s.") % {"count": count, "tricks": hand, "written": sum(taken_tricks)}
         )
     if sum(taken_points) != TOTAL_POINTS:
         raise InPersonError(
-            f"The points (the blind counted with the last trick) add up to {TOTAL_POINTS}, "
-            f"not {sum(taken_points)}."
+            gettext("The points (the blind counted with the last trick) add up to %(total)s, not %(written)s.")
+            % {"total": TOTAL_POINTS, "written": sum(taken_points)}
         )
     stake = _stake(stake_cents)
     winner = sheepshead.leaster_winner(points=taken_points, tricks=taken_tricks)
     money = sheepshead.settle_leaster(players=count, winner=winner, stake_cents=stake)
-    if winner is None:
-        summary = "Leaster: a tie for fewest points, nothing paid."
-    else:
-        summary = (
-            f"Leaster won by {members[winner].shown_name} with {taken_points[winner]} points, "
-            f"collecting ${stake / 100:.2f} from each player."
-        )
+    summary = summaries.sheepshead_leaster(names=[m.shown_name for m in members], winner=winner,
+                                           points=taken_points, stake_cents=stake)
     facts = {"players": [m.username for m in members], "points": taken_points, "tricks": taken_tricks,
              "stake_cents": stake}
     score = {"winner": winner, "money": money}
@@ -350,9 +373,10 @@ def _bonuses(side: str, kinds: Iterable[str]) -> list[str]:
     listed = [str(kind).strip() for kind in kinds if str(kind).strip()]
     unknown = [kind for kind in listed if kind not in BONUS_KINDS]
     if unknown:
-        raise InPersonError(f"{side}: {', '.join(unknown)} is not a Hawk bonus ({', '.join(BONUS_KINDS)}).")
+        raise InPersonError(gettext("%(side)s: %(unknown)s is not a Hawk bonus (%(kinds)s).") % {
+            "side": side, "unknown": ", ".join(unknown), "kinds": ", ".join(BONUS_KINDS)})
     if len(set(listed)) != len(listed):
-        raise InPersonError(f"{side}: each bonus kind counts once per side.")
+        raise InPersonError(gettext("%(side)s: each bonus kind counts once per side.") % {"side": side})
     return listed
 
 
@@ -383,41 +407,56 @@ def price_hawk_round(
     lafh_names = [n for n in lafh if isinstance(n, User) or str(n).strip()]
     seats = [_seat(members, name, "LAFH player") for name in lafh_names]
     if len(set(seats)) != len(seats):
-        raise InPersonError("A LAFH player is named twice.")
+        raise InPersonError(gettext("A LAFH player is named twice."))
     if count <= 3:
         if len(seats) != 1:
-            raise InPersonError(f"With {count} players LAFH is one player: whoever took the last trick.")
+            raise InPersonError(gettext("With %(count)s players LAFH is one player: whoever took the last trick.")
+                                % {"count": count})
         if solo:
-            raise InPersonError(f"Solo exists only with 4 to 6 players; with {count} LAFH is always one player.")
+            raise InPersonError(gettext("Solo exists only with 4 to 6 players; with %(count)s LAFH is always one "
+                                        "player.") % {"count": count})
     else:
         if not 1 <= len(seats) <= 2:
-            raise InPersonError("LAFH is two players (first and last trick), or one playing solo who took both.")
+            raise InPersonError(gettext("LAFH is two players (first and last trick), or one playing solo who took "
+                                        "both."))
         if solo and len(seats) != 1:
-            raise InPersonError("Solo means one player took the first and the last trick: name one LAFH player.")
+            raise InPersonError(gettext("Solo means one player took the first and the last trick: name one LAFH "
+                                        "player."))
         if not solo and len(seats) == 1:
-            raise InPersonError("One LAFH player took both the first and the last trick: tick solo, or name both.")
+            raise InPersonError(gettext("One LAFH player took both the first and the last trick: tick solo, or "
+                                        "name both."))
     in_play = count * deal_size(count)
     all_dealt = in_play == len(hawk.DECK)
-    pips_lafh = _whole("LAFH pips", lafh_pips)
+    pips_lafh = _whole(pgettext("a hand's field", "LAFH pips"), lafh_pips)
     if not 0 <= pips_lafh <= HAWK_ALL_PIPS:
-        raise InPersonError(f"LAFH's pips are between 0 and {HAWK_ALL_PIPS}, not {pips_lafh}.")
+        raise InPersonError(gettext("LAFH's pips are between 0 and %(all)s, not %(pips)s.")
+                            % {"all": HAWK_ALL_PIPS, "pips": pips_lafh})
     if nob_pips is None or str(nob_pips).strip() == "":
         if not all_dealt:
-            raise InPersonError(f"With {count} players some cards are out of play: write down NOB's pips too.")
+            raise InPersonError(gettext("With %(count)s players some cards are out of play: write down NOB's pips "
+                                        "too.") % {"count": count})
         pips_nob = HAWK_ALL_PIPS - pips_lafh
     else:
-        pips_nob = _whole("NOB pips", nob_pips)
+        pips_nob = _whole(pgettext("a hand's field", "NOB pips"), nob_pips)
     if pips_lafh < 0 or pips_nob < 0:
-        raise InPersonError("Pips cannot be negative.")
+        raise InPersonError(gettext("Pips cannot be negative."))
     if pips_lafh + pips_nob > HAWK_ALL_PIPS:
-        raise InPersonError(f"The deck holds {HAWK_ALL_PIPS} pips; LAFH and NOB together have {pips_lafh + pips_nob}.")
+        raise InPersonError(gettext("The deck holds %(all)s pips; LAFH and NOB together have %(pips)s.")
+                            % {"all": HAWK_ALL_PIPS, "pips": pips_lafh + pips_nob})
     if all_dealt and pips_lafh + pips_nob != HAWK_ALL_PIPS:
         raise InPersonError(
-            f"With {count} players every card is dealt, so LAFH and NOB have {HAWK_ALL_PIPS} pips together, "
-            f"not {pips_lafh + pips_nob}."
+            gettext("With %(count)s players every card is dealt, so LAFH and NOB have %(all)s pips together, not "
+                    "%(pips)s.") % {"count": count, "all": HAWK_ALL_PIPS, "pips": pips_lafh + pips_nob}
         )
-    plus = _bonuses("LAFH bonuses", lafh_bonuses)
-    minus = _bonuses("NOB bonuses", nob_bonuses)
+    plus = _bonuses(pgettext("a hand's field", "LAFH bonuses"), lafh_bonuses)
+    minus = _bonuses(pgettext("a hand's field", "NOB bonuses"), nob_bonuses)
+    # The two refusals of the engine's a person can reach, said here in the reader's language (the engine's own
+    # ValueError is English: rules.engine stays free of gettext), in the engine's order and words.
+    if pips_lafh + pips_nob == 0:
+        raise InPersonError(gettext("Pips are between 0 and %(all)s per side, %(all)s in all at most.")
+                            % {"all": HAWK_ALL_PIPS})
+    if pips_nob == 0 and minus:
+        raise InPersonError(gettext("NOB took no trick, so it showed no bonus."))
     try:
         score = hawk.score_from_facts(
             players=count, lafh=[s for s in seats if s is not None], lafh_pips=pips_lafh, nob_pips=pips_nob,
@@ -425,11 +464,8 @@ def price_hawk_round(
         )
     except ValueError as error:
         raise InPersonError(_sentence(error)) from None
-    lafh_shown = " and ".join(members[s].shown_name for s in score.lafh)
-    summary = (
-        f"LAFH {lafh_shown}{' (solo)' if score.solo else ''} with {pips_lafh} pips "
-        f"{'won' if score.won else 'lost'}: k {score.k:+d}, {score.points:+d} points each."
-    )
+    summary = summaries.hawk_round(names=[m.shown_name for m in members], lafh=score.lafh, solo=score.solo,
+                                   pips=pips_lafh, won=score.won, k=score.k, points=score.points)
     facts = {
         "players": [m.username for m in members], "lafh": [members[s].username for s in score.lafh],
         "solo": bool(solo), "lafh_pips": pips_lafh, "nob_pips": pips_nob, "lafh_bonuses": plus, "nob_bonuses": minus,

@@ -5,6 +5,9 @@ through `_write_set`, which refuses a money set (a game whose spec's unit is cen
 zero: a round's results, and a correction's reversals with their new amounts, both balance. A
 correction never touches the entries it corrects; it adds a reversing entry and a new one, both
 naming the admin and the reason, so the books show what was first written and why it changed.
+
+Refusals are said in the language of the request that asked (gettext when raised): the admin's page shows
+`str(error)` in that same request.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from rules.engine import registry
@@ -37,14 +41,15 @@ def unit_of(game: str) -> str:
 def _write_set(entries: Sequence[LedgerEntry]) -> list[LedgerEntry]:
     """Insert one set of entries that belong together, refusing a money set that does not balance."""
     if not entries:
-        raise LedgerError("There is nothing to write to the ledger.")
+        raise LedgerError(gettext("There is nothing to write to the ledger."))
     units = {entry.unit for entry in entries}
     if len(units) != 1:
-        raise LedgerError("One set of ledger entries cannot mix money and points.")
+        raise LedgerError(gettext("One set of ledger entries cannot mix money and points."))
     if units == {MONEY}:
         total = sum(entry.amount for entry in entries)
         if total != 0:
-            raise LedgerError(f"Money entries must sum to zero, and these sum to {total} cents; nothing was written.")
+            raise LedgerError(gettext("Money entries must sum to zero, and these sum to %(total)s cents; nothing was "
+                                      "written.") % {"total": total})
     with transaction.atomic():
         return LedgerEntry.objects.bulk_create(entries)
 
@@ -56,13 +61,14 @@ def record_round(*, round: Round, table: Table, seats: Sequence[Seat]) -> list[L
     tables.ledger.receivers), so the round and its entries are committed (or rolled back) together.
     """
     if not round.over or not round.result:
-        raise LedgerError("Only a finished round goes into the ledger.")
+        raise LedgerError(gettext("Only a finished round goes into the ledger."))
     deltas = list(round.result["deltas"])
     unit = str(round.result.get("unit") or unit_of(table.game))
     if len(deltas) != len(seats):
-        raise LedgerError(f"The round paid {len(deltas)} seats but the table has {len(seats)}.")
+        raise LedgerError(gettext("The round paid %(paid)s seats but the table has %(seats)s.")
+                          % {"paid": len(deltas), "seats": len(seats)})
     if round.pk is not None and LedgerEntry.objects.filter(round=round, kind=LedgerEntry.Kind.RESULT).exists():
-        raise LedgerError("This round is already in the ledger.")
+        raise LedgerError(gettext("This round is already in the ledger."))
     at = round.finished_at or timezone.now()
     entries = []
     for seat in sorted(seats, key=lambda s: s.position):
@@ -82,7 +88,7 @@ def record_in_person(
 ) -> list[LedgerEntry]:
     """The entries of a result played at the club's table: one per member, in seat order."""
     if len(members) != len(amounts):
-        raise LedgerError("Each player needs exactly one amount.")
+        raise LedgerError(gettext("Each player needs exactly one amount."))
     unit = unit_of(record.game)
     entries = [
         LedgerEntry(
@@ -96,10 +102,11 @@ def record_in_person(
 
 def _parse_amount(value: Any) -> int:
     if isinstance(value, bool):
-        raise LedgerError(f"{value!r} is not an amount.")
+        raise LedgerError(gettext("%(value)s is not an amount.") % {"value": repr(value)})
     amount = value if isinstance(value, int) else whole_number(str(value).strip(), low=-LARGEST_INT)
     if amount is None or not -LARGEST_INT <= amount <= LARGEST_INT:
-        raise LedgerError(f"{value!r} is not a whole number the ledger can hold (money is written in cents).")
+        raise LedgerError(gettext("%(value)s is not a whole number the ledger can hold (money is written in cents).")
+                          % {"value": repr(value)})
     return amount
 
 
@@ -112,31 +119,34 @@ def correct_entries(*, admin: User, reason: str, changes: Mapping[int, Any]) -> 
     Returns the entries written, reversals and corrections in pairs.
     """
     if not (admin.is_authenticated and admin.is_staff):
-        raise NotAllowed("Only the club's admins correct the ledger.")
+        raise NotAllowed(gettext("Only the club's admins correct the ledger."))
     reason = (reason or "").strip()
     if not reason:
-        raise LedgerError("Say why the entries are corrected; the reason stays in the ledger.")
+        raise LedgerError(gettext("Say why the entries are corrected; the reason stays in the ledger."))
     if len(reason) > 300:
-        raise LedgerError("Keep the reason under 300 characters.")
+        raise LedgerError(gettext("Keep the reason under %(count)s characters.") % {"count": 300})
     if not changes:
-        raise LedgerError("Choose at least one entry to correct.")
+        raise LedgerError(gettext("Choose at least one entry to correct."))
     wanted = {int(pk): _parse_amount(amount) for pk, amount in changes.items()}
     with transaction.atomic():
         found = {entry.pk: entry for entry in LedgerEntry.objects.select_for_update().filter(pk__in=wanted)}
         missing = sorted(set(wanted) - set(found))
         if missing:
-            raise LedgerError(f"There is no ledger entry {', '.join(map(str, missing))}.")
+            raise LedgerError(gettext("There is no ledger entry %(ids)s.") % {"ids": ", ".join(map(str, missing))})
         entries = [found[pk] for pk in sorted(wanted)]
         sources = {(entry.round_id, entry.in_person_id) for entry in entries}
         if len(sources) != 1:
-            raise LedgerError("Correct the entries of one round at a time.")
+            raise LedgerError(gettext("Correct the entries of one round at a time."))
         for entry in entries:
             if entry.kind == LedgerEntry.Kind.REVERSAL:
-                raise LedgerError(f"Entry {entry.pk} is itself a reversal; correct the entry it belongs to.")
+                raise LedgerError(gettext("Entry %(id)s is itself a reversal; correct the entry it belongs to.")
+                                  % {"id": entry.pk})
             if LedgerEntry.objects.filter(reverses=entry).exists():
-                raise LedgerError(f"Entry {entry.pk} has already been corrected; correct its newest entry instead.")
+                raise LedgerError(gettext("Entry %(id)s has already been corrected; correct its newest entry instead.")
+                                  % {"id": entry.pk})
             if wanted[entry.pk] == entry.amount:
-                raise LedgerError(f"Entry {entry.pk} already says {entry.amount}; there is nothing to correct.")
+                raise LedgerError(gettext("Entry %(id)s already says %(amount)s; there is nothing to correct.")
+                                  % {"id": entry.pk, "amount": entry.amount})
         unit = entries[0].unit
         if unit == MONEY:
             before = sum(entry.amount for entry in entries)
@@ -144,8 +154,9 @@ def correct_entries(*, admin: User, reason: str, changes: Mapping[int, Any]) -> 
             if before != after:
                 game = entries[0].get_game_display()
                 raise LedgerError(
-                    f"A {game} round must still sum to zero: the new amounts add up to {after} cents "
-                    f"but the ones they replace add up to {before}. Correct the other seats too."
+                    gettext("A %(game)s round must still sum to zero: the new amounts add up to %(after)s cents but "
+                            "the ones they replace add up to %(before)s. Correct the other seats too.")
+                    % {"game": game, "after": after, "before": before}
                 )
         now = timezone.now()
         written: list[LedgerEntry] = []
@@ -162,7 +173,7 @@ def correct_entries(*, admin: User, reason: str, changes: Mapping[int, Any]) -> 
         try:
             return _write_set(written)
         except IntegrityError:
-            raise LedgerError("Someone corrected these entries at the same moment; look again.") from None
+            raise LedgerError(gettext("Someone corrected these entries at the same moment; look again.")) from None
 
 
 def replace_in_person(
@@ -176,13 +187,13 @@ def replace_in_person(
     (`correct_entries`) it is the correction that is reversed, so each old seat nets to exactly zero whatever was
     done to it before. The caller holds the transaction in which `record` was created."""
     if record.replaces_id != old.pk:
-        raise LedgerError("The new record must name the record it replaces.")
+        raise LedgerError(gettext("The new record must name the record it replaces."))
     standing = list(
         LedgerEntry.objects.select_for_update().filter(in_person=old, reversed_by__isnull=True)
         .exclude(kind=LedgerEntry.Kind.REVERSAL).order_by("seat", "id")
     )
     if not standing:
-        raise LedgerError(f"In-person result {old.pk} has no entry left to reverse.")
+        raise LedgerError(gettext("In-person result %(id)s has no entry left to reverse.") % {"id": old.pk})
     reversals = [
         LedgerEntry(
             game=e.game, unit=e.unit, member_id=e.member_id, is_bot=e.is_bot, seat=e.seat, label=e.label,

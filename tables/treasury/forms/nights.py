@@ -15,12 +15,12 @@ from django.utils.translation import gettext_lazy as _
 from accounts.fields import MemberField
 from accounts.models import User
 from rules.engine import registry
-from rules.engine.hawk import BONUS_KINDS
+from tables.ledger.forms import BONUS_NAMES
 from tables.ledger.services.inperson import GAMES
 from tables.play.request_numbers import WholeNumberField
 from tables.treasury.services.nights import LEASTER
 
-BONUSES = [(kind, kind.replace("_", " ")) for kind in BONUS_KINDS]
+BONUSES = BONUS_NAMES
 MOST_SEATS = max(game.players[1] for game in GAMES.values())
 
 

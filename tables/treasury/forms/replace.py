@@ -10,13 +10,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.fields import MemberField
-from rules.engine.hawk import BONUS_KINDS
+from tables.ledger.forms import BONUS_CHOICES
 from tables.models import InPersonRecord
 from tables.play.request_numbers import WholeNumberField
 
 Kind = InPersonRecord.Kind
 SEATS = {"sheepshead": 7, "hawk": 6}
-BONUS_CHOICES = [(kind, f"{kind.replace('_', ' ')}: {words}") for kind, words in BONUS_KINDS.items()]
 
 
 def _number(label: Any, **attrs: Any) -> WholeNumberField:

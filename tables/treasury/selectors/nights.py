@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, QuerySet
 
 from accounts.models import User
 from rules.engine import registry
+from tables.ledger import summaries
 from tables.ledger.selectors import money_text
 from tables.models import ClubNight, InPersonRecord, LedgerEntry
 
@@ -50,7 +52,7 @@ class Cell:
 @dataclass(frozen=True)
 class Hand:
     number: int
-    summary: str
+    summary: Any  # its sentence (tables.ledger.summaries), or the English a record from before keeps
     cells: list[Cell]
     record: InPersonRecord | None = None
 
@@ -59,11 +61,10 @@ class Hand:
         return headline(self.summary)
 
 
-def headline(summary: str) -> str:
+def headline(summary: Any) -> str:
     """A hand's summary without the list of amounts the ledger's summary ends with (the sheet shows them per player
-    beside it): "Ann with Ben took 75 points (rate +1, stake $1.00)"."""
-    head, found, _amounts = summary.partition("): ")
-    return f"{head})" if found else summary
+    beside it), in the reader's language: "Ann with Ben took 75 points (rate +1, stake $1.00)"."""
+    return summaries.headline(summary)
 
 
 def totals(members: Sequence[User], amounts: Sequence[Sequence[int]], game: str) -> list[Cell]:
@@ -85,7 +86,7 @@ def night_hands(night: ClubNight) -> tuple[list[User], list[Hand], list[Cell]]:
     for entry in LedgerEntry.objects.filter(in_person__night=night).only("in_person_id", "member_id", "amount"):
         paid[entry.in_person_id][entry.member_id] += entry.amount
     hands = [
-        Hand(number=r.number or 0, summary=r.summary, record=r,
+        Hand(number=r.number or 0, summary=r.summary_sentence, record=r,
              cells=cells(members, [paid[r.pk][m.pk] for m in members], night.game))
         for r in records
     ]

@@ -126,8 +126,8 @@ def _result(entry: LedgerEntry, names: dict[int, list[str]]) -> str:
         record = entry.in_person
         if record.replaces_id:
             return gettext("Corrected hand (%(reason)s): %(summary)s") % {"reason": record.reason,
-                                                                           "summary": record.summary}
-        return record.summary
+                                                                           "summary": record.summary_shown}
+        return record.summary_shown
     summary = (entry.round.result or {}).get("summary") or {}
     return round_headline(summary, names.get(entry.round_id, [])) or gettext("Result")
 

@@ -6,7 +6,8 @@ another. Until it is saved a sheet is plain data (`Sheet`, kept in the treasurer
 entering hands writes nothing. Saving writes the ClubNight and one InPersonRecord per hand, with their ledger
 entries, in ONE transaction through the same recording services: a bad hand rolls back the whole night and is
 named. The sheet's `token` is unique in the database: a second save of the same sheet (a double click, a retried
-POST) finds the night already there and writes nothing.
+POST) finds the night already there and writes nothing. Refusals are said in the language of the treasurer's request
+(gettext when raised), as the in-person services say theirs.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from tables.ledger.forms import split_words
@@ -68,7 +70,7 @@ class Saved:
 
 def _check_admin(admin: User) -> None:
     if not (admin.is_authenticated and admin.is_staff):
-        raise NotAllowed("Only the club's admins record club nights.")
+        raise NotAllowed(gettext("Only the club's admins record club nights."))
 
 
 def open_sheet(
@@ -80,7 +82,7 @@ def open_sheet(
     options: dict[str, Any] = {}
     if inperson.GAMES[game].stake:
         if stake_cents is None or str(stake_cents).strip() == "":
-            raise NightError(f"Give the stake of this {game} night, in cents.")
+            raise NightError(gettext("Give the stake of this %(game)s night, in cents.") % {"game": game})
         options["stake_cents"] = inperson.check_stake(stake_cents)
     day = inperson.check_day(played_on)
     return Sheet(token=secrets.token_urlsafe(24), game=game, played_on=day, seats=[m.pk for m in members],
@@ -124,7 +126,7 @@ def _hand(sheet: Sheet, members: Sequence[User], row: Mapping[str, Any]) -> tupl
             "lafh_pips": str(row.get("lafh_pips") or "").strip(), "nob_pips": str(row.get("nob_pips") or "").strip(),
             "lafh_bonuses": list(row.get("lafh_bonuses") or []), "nob_bonuses": list(row.get("nob_bonuses") or []),
         }
-    raise NightError(f"Hands of {sheet.game} played at the club are not recorded here.")
+    raise NightError(gettext("Hands of %(game)s played at the club are not recorded here.") % {"game": sheet.game})
 
 
 _PRICE = {
@@ -138,7 +140,7 @@ def price_row(*, sheet: Sheet, members: Sequence[User], row: Mapping[str, Any]) 
     """One hand of the sheet checked and priced by the engine's helpers; nothing is written."""
     record, kwargs = _hand(sheet, members, row)
     if record is inperson.record_sheepshead_hand and kwargs["picker"] == "":
-        raise NightError("Choose the picker, or “Leaster (nobody picked)”.")
+        raise NightError(gettext("Choose the picker, or “Leaster (nobody picked)”."))
     return _PRICE[record](**kwargs)
 
 
@@ -146,7 +148,8 @@ def add_row(*, admin: User, sheet: Sheet, members: Sequence[User], row: Mapping[
     """The hand priced and appended to the sheet (still unsaved); a bad hand is refused and the sheet unchanged."""
     _check_admin(admin)
     if len(sheet.rows) >= MAX_HANDS:
-        raise NightError(f"A sheet holds at most {MAX_HANDS} hands: save this night and open another.")
+        raise NightError(gettext("A sheet holds at most %(count)s hands: save this night and open another.")
+                         % {"count": MAX_HANDS})
     priced = price_row(sheet=sheet, members=members, row=row)
     sheet.rows.append(dict(row))
     return priced
@@ -156,7 +159,7 @@ def remove_row(*, admin: User, sheet: Sheet, number: int) -> None:
     """Crosses hand `number` (1-based) off the unsaved sheet; the hands after it move up one row."""
     _check_admin(admin)
     if not 1 <= number <= len(sheet.rows):
-        raise NightError(f"The sheet has no hand {number}.")
+        raise NightError(gettext("The sheet has no hand %(number)s.") % {"number": number})
     del sheet.rows[number - 1]
 
 
@@ -174,9 +177,9 @@ def save_night(*, admin: User, sheet: Sheet, members: Sequence[User]) -> Saved:
     if (night := _already(sheet.token)) is not None:
         return Saved(night=night, created=False)
     if not sheet.rows:
-        raise NightError("The sheet has no hands yet: enter at least one before saving.")
+        raise NightError(gettext("The sheet has no hands yet: enter at least one before saving."))
     if [m.pk for m in members] != list(sheet.seats):
-        raise NightError("The sheet's players could not all be found; open the night again.")
+        raise NightError(gettext("The sheet's players could not all be found; open the night again."))
     try:
         with transaction.atomic():
             night = ClubNight.objects.create(
@@ -187,10 +190,11 @@ def save_night(*, admin: User, sheet: Sheet, members: Sequence[User]) -> Saved:
                 record, kwargs = _hand(sheet, members, row)
                 try:
                     if record is inperson.record_sheepshead_hand and kwargs["picker"] == "":
-                        raise NightError("Choose the picker, or “Leaster (nobody picked)”.")
+                        raise NightError(gettext("Choose the picker, or “Leaster (nobody picked)”."))
                     record(admin=admin, played_on=sheet.played_on, night=night, number=number, **kwargs)
                 except InPersonError as error:
-                    raise NightError(f"Hand {number}: {error} Nothing was saved.") from None
+                    raise NightError(gettext("Hand %(number)s: %(error)s Nothing was saved.")
+                                     % {"number": number, "error": error}) from None
     except IntegrityError:
         if (night := _already(sheet.token)) is not None:  # the same sheet, saved by a request racing this one
             return Saved(night=night, created=False)

@@ -5,7 +5,8 @@ The ledger stays append-only: nothing of the old record changes; it gains revers
 the reason) and a successor (`InPersonRecord.replaces`, one-to-one, so a record is replaced at most once: a second
 attempt, a double click or a retried POST, finds it replaced and writes nothing). The preview runs exactly the same
 write inside a transaction it then rolls back, so what the treasurer sees is what "Replace" would write, checked by
-the same code and the same database constraints, and nothing of it stays.
+the same code and the same database constraints, and nothing of it stays. Refusals are said in the language of the
+treasurer's request (gettext when raised).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from accounts.models import User
 from tables.ledger.selectors import money_text
@@ -45,8 +47,9 @@ class AlreadyReplaced(ReplaceError):
 
     def __init__(self, record: InPersonRecord, newest: InPersonRecord) -> None:
         self.record, self.newest = record, newest
-        super().__init__(f"In-person result {record.pk} has already been replaced (its newest version is "
-                         f"{newest.pk}): replace the newest version instead.")
+        super().__init__(gettext("In-person result %(id)s has already been replaced (its newest version is "
+                                 "%(newest)s): replace the newest version instead.") % {"id": record.pk,
+                                                                                         "newest": newest.pk})
 
 
 @dataclass(frozen=True)
@@ -111,14 +114,14 @@ def standing_net(record: InPersonRecord) -> dict[int, int]:
 
 def _check(admin: User, reason: str, *, preview: bool) -> str:
     if not (admin.is_authenticated and admin.is_staff):
-        raise NotAllowed("Only the club's admins replace recorded results.")
+        raise NotAllowed(gettext("Only the club's admins replace recorded results."))
     reason = " ".join((reason or "").split())
     if not reason:
         if preview:
             return PREVIEW_REASON
-        raise ReplaceError("Say why the hand is replaced; the reason stays in the ledger with your name.")
+        raise ReplaceError(gettext("Say why the hand is replaced; the reason stays in the ledger with your name."))
     if len(reason) > REASON_LENGTH:
-        raise ReplaceError(f"Keep the reason under {REASON_LENGTH} characters.")
+        raise ReplaceError(gettext("Keep the reason under %(count)s characters.") % {"count": REASON_LENGTH})
     return reason
 
 
@@ -126,12 +129,12 @@ def _write(*, admin: User, record_id: int, reason: str, kind: str, facts: dict[s
     """The replacement, inside the caller's transaction, with the old record locked."""
     old = InPersonRecord.objects.select_for_update().filter(pk=record_id).first()
     if old is None:
-        raise ReplaceError(f"There is no in-person result {record_id}.")
+        raise ReplaceError(gettext("There is no in-person result %(id)s.") % {"id": record_id})
     if kind not in RECORDERS:
-        raise ReplaceError(f"{kind!r} is not a kind of in-person result.")
+        raise ReplaceError(gettext("%(kind)s is not a kind of in-person result.") % {"kind": repr(kind)})
     if GAME_OF_KIND[kind] != old.game:
-        raise ReplaceError(f"A {old.get_game_display()} result is replaced by another {old.get_game_display()} "
-                           f"result, not a {Kind(kind).label}.")
+        raise ReplaceError(gettext("A %(game)s result is replaced by another %(game)s result, not a %(kind)s.")
+                           % {"game": old.get_game_display(), "kind": Kind(kind).label})
     if InPersonRecord.objects.filter(replaces=old).exists():
         raise AlreadyReplaced(old, newest_version(old))
     return RECORDERS[kind](admin=admin, replaces=old, reason=reason, **facts)
@@ -192,4 +195,4 @@ def _compare(old: InPersonRecord, new: InPersonRecord, before: dict[int, int], *
              in_new=m in after)
         for m in order
     ]
-    return Comparison(old=old, new_summary=new.summary, unit=unit, lines=lines, corrected_before=corrected)
+    return Comparison(old=old, new_summary=new.summary_shown, unit=unit, lines=lines, corrected_before=corrected)

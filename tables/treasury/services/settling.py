@@ -7,11 +7,13 @@ never change the entries shown) stay open for the next settlement, so a club who
 settled. If what the page showed no longer adds up (another settlement got there first, or an entry the page did
 not count has since committed under `through`), nothing is written and the treasurer is asked to look again, so no
 entry is ever settled unseen. The same confirmation sent twice finds its settlement and writes nothing more
-(the unique constraint on (game, through_entry) stands behind that when two arrive at once)."""
+(the unique constraint on (game, through_entry) stands behind that when two arrive at once). Refusals are said in the
+language of the treasurer's request (gettext when raised)."""
 
 from __future__ import annotations
 
 from django.db import IntegrityError, connection, transaction
+from django.utils.translation import gettext
 
 from accounts.models import User
 from rules.engine import registry
@@ -42,16 +44,16 @@ def settle_game(*, treasurer: User, game: str, through: int, seen: int, note: st
     """Settle `game` through entry `through`, as the page showed it. Returns the settlement and whether it is new
     (False: this very confirmation had already been recorded)."""
     if not (treasurer.is_authenticated and treasurer.is_staff):
-        raise NotAllowed("Only the club's treasurer (staff) settles the books.")
+        raise NotAllowed(gettext("Only the club's treasurer (staff) settles the books."))
     if not registry.known(game):
-        raise LedgerError(f"There is no game {game!r}.")
+        raise LedgerError(gettext("There is no game %(game)s.") % {"game": repr(game)})
     spec = registry.spec(game)
     if spec.unit != "cents":
-        raise LedgerError(f"{spec.title} is counted in points: its balances are a summary, with nothing to pay "
-                          "or settle.")
+        raise LedgerError(gettext("%(game)s is counted in points: its balances are a summary, with nothing to pay "
+                                  "or settle.") % {"game": spec.title})
     note = (note or "").strip()
     if len(note) > 200:
-        raise LedgerError("Keep the note under 200 characters.")
+        raise LedgerError(gettext("Keep the note under %(count)s characters.") % {"count": 200})
     with transaction.atomic():
         _hold_the_ledger()
         done = Settlement.objects.filter(game=game, through_entry_id=through).first()
@@ -59,11 +61,11 @@ def settle_game(*, treasurer: User, game: str, through: int, seen: int, note: st
             return done, False
         books = open_books(game, through=through)
         if books.through is None and not open_books(game).seen:
-            raise StaleBooks(f"Nothing has been played at {spec.title} since the last settlement; there is nothing "
-                             "to settle.")
+            raise StaleBooks(gettext("Nothing has been played at %(game)s since the last settlement; there is "
+                                     "nothing to settle.") % {"game": spec.title})
         if books.through != through or books.seen != seen:
-            raise StaleBooks("The books changed since this page was drawn (settled by someone else, or an entry it "
-                             "did not count): look again at the new balances before settling.")
+            raise StaleBooks(gettext("The books changed since this page was drawn (settled by someone else, or an "
+                                     "entry it did not count): look again at the new balances before settling."))
         balances = {member: total for member, (total, _n) in books.totals.items()}
         plan = square_up(balances)
         row = Settlement(

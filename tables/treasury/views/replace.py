@@ -59,7 +59,7 @@ def replace_hand(request: HttpRequest, record_id: int) -> HttpResponse:
                                                facts=facts)
                 messages.success(request, gettext(
                     "Replaced in-person result %(old)s by %(new)s: the old entries are reversed and the new ones "
-                    "written. %(summary)s") % {"old": record.pk, "new": new.pk, "summary": new.summary})
+                    "written. %(summary)s") % {"old": record.pk, "new": new.pk, "summary": new.summary_shown})
                 return redirect(_change_url(new))
             comparison = preview_replacement(admin=request.user, record_id=record.pk, reason=reason, kind=kind,
                                              facts=facts)

@@ -44,7 +44,7 @@ ENGLISH_MARKERS = (
     "Kings", "Pairs", "Runs", "Total", "Points", "Rate", "partner:", "won by", "tied", "All the rules",
     "Time per turn", "Bot speed", "Grace", "Deal commitment", "seed, now public", "check that", "The match is over",
     "Won by", "may trump", " led ", "first trick", "Tricks and pips", "to each LAFH", "Pick up", "Bury",
-    "Discard", "Follow", "discarded", "drew", "passed", "buried", "You ", "yes", " no<",
+    "Discard", "Follow", "discarded", "drew", "passed", "buried", "You ", "yes", " no<", "The table",
 )
 
 # How a German prompt on the member's own turn begins, per game.
@@ -81,8 +81,7 @@ class _Readable(HTMLParser):
 
 def readable(html: str) -> _Readable:
     parser = _Readable()
-    # The board's own opening tag keeps its English aria-label while i18n-core owns that line; not scanned.
-    html = re.sub(r'<section id="board"[^>]*>', "<section>", html)
+    # The board's own aria-label ("The table") is translated like the rest and scanned with it.
     # The card-order key is the rules page's own lines (rules.card_order), translated with the rules pages.
     parser.feed(re.sub(r'<details class="card-order">.*?</details>', "", html, flags=re.S))
     return parser
