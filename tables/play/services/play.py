@@ -7,8 +7,8 @@ alone: bots (and seats played for members who left or are offline) move afterwar
 when the table clock finds them due (tables.play.services.clock; `Live.due` says when), except at
 an `instant` table, where easy bots move at once in the same transaction. A bot at a search level
 (normal, strong: up to a fifth of a second a decision) never decides under a table's lock nor in a
-member's request: the clock decides its move before it locks the table, then records it if the table
-has not moved meanwhile (tables.play.services.clock.advance).
+member's request: the clock decides its move off the lock, from the table as its locked step read it, then
+records it if the table has not moved meanwhile (tables.play.services.clock.advance).
 """
 
 from __future__ import annotations
@@ -144,15 +144,13 @@ class Live:
         """The seat's member is shown offline: no page of the table open (tables.play.services.presence)."""
         return seat.user_id is not None and seat.offline_since is not None
 
-    def presence_due(self, *, write: bool = True) -> bool:
+    def presence_due(self) -> bool:
         """Members whose last page closed a moment ago and did not come back are offline from now on; whether
-        anyone's presence changed. Without `write` only these seats change, not their rows (the clock's plan,
-        read without the lock, sees the table as its step will)."""
+        anyone's presence changed."""
         gone = [s for s in self.seats if s.gone_at is not None and s.gone_at <= self.now]
         for seat in gone:
             seat.offline_since, seat.gone_at = seat.gone_at, None
-            if write:
-                Seat.objects.filter(pk=seat.pk).update(offline_since=seat.offline_since, gone_at=None)
+            Seat.objects.filter(pk=seat.pk).update(offline_since=seat.offline_since, gone_at=None)
         return bool(gone)
 
     def stands_in(self, seat: Seat) -> bool:
@@ -197,7 +195,7 @@ class Live:
 
     def play_one_bot(self) -> bool:
         """One easy move by the bot, if the seat to act is one it plays now at the easy level; whether it moved.
-        A search-level move is the clock's to decide, before it takes the lock (tables.play.services.clock)."""
+        A search-level move is the clock's to decide, off the lock (tables.play.services.clock)."""
         seat = self.seat_to_act()
         if seat is None or not self.stands_in(self.seats[seat]) or self.searches(seat):
             return False

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
@@ -25,6 +26,7 @@ from bench.history import bulk_finished_history, bulk_members
 from tables.models import Round, Seat, Table
 from tables.play import snapshots
 from tables.play.rendering import forget_boards
+from tables.play.services import clock
 from tables.play.services.tables import add_bot, create_table, join_table
 from tests.tables.helpers import current_round, legal_for, seat_to_act
 
@@ -36,6 +38,13 @@ LOBBY_QUERIES = 12
 # 4 of them the table chat's: is the member seated, the round in play, the latest lines, the member's mutes
 TABLE_PAGE_QUERIES = 10  # the timeout notice reads the round's move log, not its moves
 MOVE_QUERIES = 11
+# The table clock's pass that plays one easy bot's move: one query finds the due tables and the soonest after them,
+# then the step under the table's lock reads the table, its seats and the round with its match, and writes the
+# round, the move and the table, inside BEGIN and COMMIT. Nothing is read before the lock: only a search-level bot
+# to act has its move decided off it (tables.play.services.clock).
+CLOCK_BOT_PASS_QUERIES = 9
+# A pass with nothing due: that one query, which also says when the next thing is due.
+CLOCK_IDLE_PASS_QUERIES = 1
 
 
 def running_table(first: User, second: User) -> Table:
@@ -188,3 +197,45 @@ def test_the_movers_own_push_reuses_the_reply_and_no_one_else_gets_it(make_membe
     with CaptureQueriesContext(connection) as captured:
         board_html(stale, mover)
     assert len(captured) > 1  # its version was checked and the board rendered from the database
+
+
+def bot_to_act(first: User, second: User) -> Table:
+    """A paced Hawk table of two members and two easy bots, a bot to act (the members' time runs out until one is)."""
+    table = create_table(creator=first, game="hawk", players=4, turn_seconds=600, bot_speed="brisk")
+    join_table(table_id=table.pk, user=second)
+    add_bot(table_id=table.pk, user=first)
+    add_bot(table_id=table.pk, user=first)
+    for _ in range(10):
+        table.refresh_from_db()
+        if seat_to_act(table) in (2, 3):
+            return table
+        clock.advance(table_id=table.pk, now=table.due_at)
+    raise AssertionError("no bot came to act")
+
+
+@pytest.mark.django_db(transaction=True)  # the step commits, as the clock's does
+def test_the_clocks_pass_for_an_easy_bots_move_reads_nothing_before_the_lock(make_member, monkeypatch,
+                                                                            django_assert_num_queries) -> None:
+    table = bot_to_act(make_member("alice"), make_member("bob"))
+    before = table.version
+    monkeypatch.setattr(clock, "_stale_swept_at", table.due_at)  # the stale sockets' sweep is not this pass's
+    snapshots.forget_here()
+    with CaptureQueriesContext(connection) as captured:
+        clock.sweep(now=table.due_at)
+    table.refresh_from_db()
+    assert table.version == before + 1  # the bot moved
+    statements = [q["sql"].split()[0].upper() for q in captured.captured_queries]
+    assert len(statements) == CLOCK_BOT_PASS_QUERIES, [q["sql"][:80] for q in captured.captured_queries]
+    assert statements[0] == "SELECT" and statements[1] == "BEGIN"  # the due list, then straight to the lock
+    assert statements[-1] == "COMMIT"
+
+
+@pytest.mark.django_db
+def test_an_idle_pass_of_the_clock_is_one_query_and_says_when_to_look_again(make_member, monkeypatch,
+                                                                            django_assert_num_queries) -> None:
+    table = bot_to_act(make_member("alice"), make_member("bob"))
+    when = table.due_at - timedelta(milliseconds=1)
+    monkeypatch.setattr(clock, "_stale_swept_at", when)
+    with django_assert_num_queries(CLOCK_IDLE_PASS_QUERIES):
+        next_due = clock.sweep(now=when)
+    assert next_due == table.due_at
