@@ -37,7 +37,7 @@ from tables.i18n import say
 from tables.models import Match, Move, Round, Seat, Table, TableSocket
 from tables.play import background, move_log, pace, push, snapshots
 from tables.play.selectors import name_seats, seat_label
-from tables.play.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError
+from tables.play.services.errors import IllegalPlay, NoSuchTable, NotSeated, StaleVersion, TableError
 from tables.play.signals import match_ended, round_finished
 from tables.play.snapshots import TableSnapshot
 
@@ -45,11 +45,14 @@ NEXT_ROUND_PAUSE = timedelta(seconds=20)
 BOT_MOVES_LIMIT = 5000
 
 
-def locked_table(table_id: int) -> Table:
+def locked_table(table_id: int | None = None, *, code: str | None = None) -> Table:
+    """The table's row, locked until the transaction ends: by its id, or by its `code`, as a page's address names
+    it (a POST locks it by the code at once: looking the code up first, then locking by id, read the row twice)."""
+    rows = Table.objects.select_for_update()
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        return rows.get(code=code) if code is not None else rows.get(pk=table_id)
     except Table.DoesNotExist:
-        raise TableError(gettext("There is no such table.")) from None
+        raise NoSuchTable(gettext("There is no such table.")) from None
 
 
 def seats_at(table: Table) -> list[Seat]:
@@ -452,14 +455,16 @@ def current_game(table: Table, expected_version: int) -> bool:
     return table.played_version <= expected_version <= table.version
 
 
-def play_move(*, table_id: int, user: User, move_text: str, expected_version: int) -> int:
-    """A member's move; returns the table's new version. Refuses stale versions and illegal moves."""
+def play_move(*, table_id: int | None = None, table_code: str | None = None, user: User, move_text: str,
+              expected_version: int) -> int:
+    """A member's move at the table of `table_id` or of `table_code` (a POST's address); returns the table's new
+    version. Refuses stale versions and illegal moves."""
     try:
         move = EngineMove.parse(move_text)
     except ValueError as error:
         raise IllegalPlay(gettext("That is not a move: %(error)s.") % {"error": say(error)}) from None
     with transaction.atomic():
-        table = locked_table(table_id)
+        table = locked_table(table_id, code=table_code)
         seats, seat = seated(table, user)
         if seat is None:
             raise NotSeated(gettext("You are not seated at this table, so you cannot move here."))
@@ -482,10 +487,12 @@ def play_move(*, table_id: int, user: User, move_text: str, expected_version: in
         return live.table.version
 
 
-def ready_for_next_round(*, table_id: int, user: User, expected_version: int) -> int:
-    """A member is ready; when every member present is, the next round is dealt at once."""
+def ready_for_next_round(*, table_id: int | None = None, table_code: str | None = None, user: User,
+                         expected_version: int) -> int:
+    """A member is ready (at the table of `table_id` or of `table_code`); when every member present is, the next
+    round is dealt at once."""
     with transaction.atomic():
-        table = locked_table(table_id)
+        table = locked_table(table_id, code=table_code)
         seats, seat = seated(table, user)
         if seat is None:
             raise NotSeated(gettext("You are not seated at this table."))

@@ -37,7 +37,7 @@ from tests.tables.helpers import current_round, legal_for, seat_to_act
 LOBBY_QUERIES = 12
 # 4 of them the table chat's: is the member seated, the round in play, the latest lines, the member's mutes
 TABLE_PAGE_QUERIES = 10  # the timeout notice reads the round's move log, not its moves
-MOVE_QUERIES = 11
+MOVE_QUERIES = 10  # the table's row is read once, by its code under the lock (11 while the view looked it up first)
 # The table clock's pass that plays one easy bot's move: one query finds the due tables and the soonest after them,
 # then the step under the table's lock reads the table, its seats and the round with its match, and writes the
 # round, the move and the table, inside BEGIN and COMMIT. Nothing is read before the lock: only a search-level bot
