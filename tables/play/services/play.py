@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from copy import copy
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -55,6 +56,18 @@ def locked_table(table_id: int | None = None, *, code: str | None = None) -> Tab
         raise NoSuchTable(gettext("There is no such table.")) from None
 
 
+def _round_from_snapshot(table: Table) -> tuple[Round, Any] | None:
+    """(the current round, with its match, and its engine state) as this process's snapshot of the locked table's
+    version holds them, as copies of their own (the snapshot's rows are shared with boards being built from it, in
+    other threads; a Live changes its rows' fields), or None when this process holds no such snapshot."""
+    snapshot = snapshots.recall_here(table.code, table.version)
+    if snapshot is None or snapshot.round is None or snapshot.match is None or snapshot.state is None:
+        return None
+    current, match = copy(snapshot.round), copy(snapshot.match)
+    current.match = match  # as select_related gives it: the round's match is this copy, not read again
+    return current, snapshot.state
+
+
 def seats_at(table: Table) -> list[Seat]:
     return list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
 
@@ -92,22 +105,33 @@ class Live:
 
     @classmethod
     def load(cls, table: Table, seats: list[Seat] | None = None, now: datetime | None = None) -> Live:
-        """The locked table's current round (and `seats`, if the caller has read them under the lock)."""
-        current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
-        if current is None:
-            raise TableError(gettext("This table has not started yet."))
-        match = current.match
+        """The locked table's current round (and `seats`, if the caller has read them under the lock).
+
+        When a transaction of this process left the snapshot of the very version just locked (it does at every
+        commit, tables.play.snapshots), the round, its match and the engine state are taken from it, copied,
+        instead of being read and parsed again: a version names one state of the round and the match (every
+        change to them makes a new version), the snapshot was made from what that transaction wrote, and engine
+        states are immutable (a move makes a new one; tests/tables/play/test_live_from_snapshot.py checks every
+        game). The seats are read all the same: presence writes them without a new version."""
         game = registry.game(table.game)
-        last = current.moves_made
+        found = _round_from_snapshot(table)
+        if found is not None:
+            current, state = found
+        else:
+            current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
+            if current is None:
+                raise TableError(gettext("This table has not started yet."))
+            state = game.from_json(current.state)
+        match = current.match
         return cls(
             table=table,
             match=match,
             round=current,
             game=game,
             config=Config.from_json(match.config),
-            state=game.from_json(current.state),
+            state=state,
             seats=seats if seats is not None else seats_at(table),
-            next_seq=last + 1,
+            next_seq=current.moves_made + 1,
             moves=[],
             loaded_version=table.version,
             paused=current.over,
