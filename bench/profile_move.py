@@ -10,6 +10,13 @@ DATABASE_URL names, at tables made by bench.setup_tables.
 
 With `--move-path socket` each move is made as the table socket takes it from the page (the consumer's
 `member_actions.act_from_socket`, the same service call, no reply rendered: the mover's board is its push).
+
+At paced tables (a tables file made with TABLE_BOT_SPEED=brisk, as `bench.run` makes them) the bots' moves are the
+table clock's, each its own board version: after every member action the clock's pass (`clock.sweep`) runs at the
+moment the table is due, one pass a bot move, until a member is to act again, and each socket renders the board of
+every version. Each part is timed in wall time and in the process's CPU time (`time.process_time`: on a busy
+machine wall time counts other processes' turns too); the last line divides the CPU of all parts (the actions,
+the clock's passes and the boards) by the board versions made, the figure issue 21's first target is about.
 """
 
 from __future__ import annotations
@@ -25,6 +32,13 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+
+PACED_WITHIN = 5.0  # seconds: a table due this soon is a paced bot's move (a member's turn lasts minutes)
+
+
+def loadavg() -> str:
+    """The 1-, 5- and 15-minute load averages, printed beside the figures (a busy machine's CPU times run high)."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,13 +57,16 @@ def main(argv: list[str] | None = None) -> int:
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
 
     from accounts.models import User
     from tables.models import Table
     from tables.play import member_actions
     from tables.play.consumers import TableConsumer
+    from tables.play.services import clock
     from tables.play.services.errors import TableError
 
+    load_before = loadavg()
     data = json.loads(args.tables_file.read_text())
     rng = random.Random(1)
     tables = []
@@ -70,7 +87,22 @@ def main(argv: list[str] | None = None) -> int:
         return consumer._render(version)[0]
 
     timings: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     queries: dict[str, list[int]] = defaultdict(list)
+    versions = 0
+
+    def boards_of(table: Table, users: list[User], version: int) -> None:
+        """Every member's socket renders the board of `version` (what its push makes it do)."""
+        nonlocal versions
+        versions += 1
+        for user in users:
+            started, started_cpu = time.perf_counter(), time.process_time()
+            with CaptureQueriesContext(connection) as captured:
+                socket_render(table, user, version)
+            timings["push: one socket's board"].append(time.perf_counter() - started)
+            cpu["push: one socket's board"].append(time.process_time() - started_cpu)
+            queries["push: one socket's board"].append(len(captured))
+
     profiler = cProfile.Profile() if args.profile else None
     done = 0
     version_re = re.compile(r'data-version="(\d+)"')
@@ -106,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.move_path == "socket":
             name = f"{kind}: socket message (service)"
             message = {"kind": kind, "table": table.code, "move": move, "version": str(version)}
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             try:
                 with CaptureQueriesContext(connection) as captured:
                     made = member_actions.act_from_socket(table_id=table.pk, table_code=table.code,
@@ -116,11 +148,12 @@ def main(argv: list[str] | None = None) -> int:
                 refused = str(error)
         else:
             name = f"{kind}: POST (service + reply)"
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             with CaptureQueriesContext(connection) as captured:
                 response = clients[index].post(f"/t/{table.code}/{kind}/", {"move": move, "version": version})
             refused = None if response.status_code == 200 else f"{response.status_code} {response.content[:200]!r}"
         timings[name].append(time.perf_counter() - started)
+        cpu[name].append(time.process_time() - started_cpu)
         queries[name].append(len(captured))
         if refused is not None:
             print("refused:", refused, file=sys.stderr)
@@ -129,22 +162,45 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if args.move_path == "post":
             made = int(version_re.search(response.content.decode()).group(1))
-        for user in users:
-            started = time.perf_counter()
+
+        boards_of(table, users, made)
+        # A paced table: the clock plays each bot move when it is due (a pace away; members have minutes), one pass
+        # and one version a move, until a member is to act or the round is over.
+        for _ in range(100):
+            if profiler:
+                profiler.disable()
+            table.refresh_from_db()
+            if table.due_at is None or (table.due_at - timezone.now()).total_seconds() > PACED_WITHIN:
+                break
+            if profiler:
+                profiler.enable()
+            name = "clock: one pass (a bot's move)"
+            started, started_cpu = time.perf_counter(), time.process_time()
             with CaptureQueriesContext(connection) as captured:
-                socket_render(table, user, made)
-            timings["push: one socket's board"].append(time.perf_counter() - started)
-            queries["push: one socket's board"].append(len(captured))
+                clock.sweep(now=max(table.due_at, timezone.now()))
+            timings[name].append(time.perf_counter() - started)
+            cpu[name].append(time.process_time() - started_cpu)
+            queries[name].append(len(captured))
+            stepped = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
+            if stepped is not None and stepped > table.version:
+                boards_of(table, users, stepped)
         if profiler:
             profiler.disable()
         done += 1
 
-    print(f"{done} actions at {len(tables)} tables")
+    print(f"{done} actions at {len(tables)} tables, {versions} board versions; load average {load_before} before, "
+          f"{loadavg()} after")
     for name, values in timings.items():
         values.sort()
         q = queries[name]
         print(f"  {name:32} n={len(values):4}  mean {1000 * sum(values) / len(values):7.2f} ms  "
-              f"p50 {1000 * values[len(values) // 2]:7.2f} ms  queries {min(q)}..{max(q)}")
+              f"p50 {1000 * values[len(values) // 2]:7.2f} ms  cpu {1000 * sum(cpu[name]) / len(values):7.2f} ms  "
+              f"queries {min(q)}..{max(q)} (mean {sum(q) / len(q):.2f})")
+    if versions:
+        total_cpu = sum(sum(values) for values in cpu.values())
+        total_queries = sum(sum(q) for q in queries.values())
+        print(f"  per board version: cpu {1000 * total_cpu / versions:.2f} ms, queries {total_queries / versions:.2f} "
+              f"(every part above, refusals included, over {versions} versions)")
     if profiler:
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(args.top)

@@ -36,17 +36,20 @@ def version_of(raw: object) -> int:
     return version
 
 
-def act(*, kind: str, table_id: int, user: User, fields: Mapping[str, object]) -> int:
+def act(*, kind: str, table_id: int | None = None, table_code: str | None = None, user: User,
+        fields: Mapping[str, object]) -> int:
     """One service call: the member's move, or their readiness for the next round, against the version their
-    board showed (`fields`: the POST's form or the socket's message). Returns the table's new version; a refusal
-    (`TableError`) changed nothing."""
+    board showed (`fields`: the POST's form or the socket's message), at the table of `table_id` (the socket's)
+    or of `table_code` (the POST's address: the service locks it by its code, `NoSuchTable` if there is none).
+    Returns the table's new version; a refusal (`TableError`) changed nothing."""
     version = version_of(fields.get("version"))
     if kind == MOVE:
         move = fields.get("move")
-        return play.play_move(table_id=table_id, user=user, move_text=move if isinstance(move, str) else "",
-                              expected_version=version)
+        return play.play_move(table_id=table_id, table_code=table_code, user=user,
+                              move_text=move if isinstance(move, str) else "", expected_version=version)
     if kind == READY:
-        return play.ready_for_next_round(table_id=table_id, user=user, expected_version=version)
+        return play.ready_for_next_round(table_id=table_id, table_code=table_code, user=user,
+                                         expected_version=version)
     raise TableError(gettext("That is not something a member does at a table."))
 
 

@@ -42,15 +42,17 @@ def entry(*, game: str, state: Any, players: int, seat: int | None, actor: str,
 def lines_for(log: list[dict[str, Any]], viewer: int | None) -> list[dict[str, Any]]:
     """The log as `viewer` (None: a spectator) may read it: their own text where they have one, else the public
     one; seat names are put in by the board (tables.play.selectors.name_seats)."""
+    return [shown for line in log if (shown := line_for(line, viewer)) is not None]
+
+
+def line_for(line: dict[str, Any], viewer: int | None) -> dict[str, Any] | None:
+    """One line of the log as `viewer` may read it (`lines_for`), None if it says nothing to them."""
     key = str(viewer) if viewer is not None else None
-    shown = []
-    for line in log:
-        text = (line.get("own") or {}).get(key, line.get("text", "")) if key is not None else line.get("text", "")
-        text = from_data(text)
-        if text:
-            shown.append({"text": text, "seat": line.get("seat"), "actor": line.get("actor"),
-                          "trick": bool(line.get("trick"))})
-    return shown
+    text = (line.get("own") or {}).get(key, line.get("text", "")) if key is not None else line.get("text", "")
+    text = from_data(text)
+    if not text:
+        return None
+    return {"text": text, "seat": line.get("seat"), "actor": line.get("actor"), "trick": bool(line.get("trick"))}
 
 
 def with_suits(text: str) -> str:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -13,7 +15,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from accounts.models import User
 from rules.engine import registry
@@ -383,15 +385,60 @@ def log_lines(current: Round, viewer: int | None, names: list[str], members: set
     """The round's log as `viewer` (None: a spectator) may read it, oldest first. Suits go in before names, so a
     member called "KC" keeps their name. A move the bot made in a member's seat (`members`: those seats) says so:
     the engine tells it as the seat's own ("You played 4♣")."""
-    shown = []
-    for line in move_log.lines_for(current.log or [], viewer):
-        text = name_seats(line["text"], names, suits=True)
-        seat = line.get("seat")
-        if seat in members and line.get("actor") in _BOT_FOR_MEMBER:
-            text = gettext("%(line)s (%(note)s)") % {
-                "line": text, "note": _bot_for_member(line["actor"], seat == viewer, names[seat])}
-        shown.append(LogLine(text=text, trick=line["trick"]))
-    return shown
+    return [shown for line in current.log or [] if (shown := _log_line(line, viewer, names, members)) is not None]
+
+
+def _log_line(line: dict[str, Any], viewer: int | None, names: list[str], members: set[int]) -> LogLine | None:
+    """One line of `log_lines` (None: it says nothing to this viewer)."""
+    found = move_log.line_for(line, viewer)
+    if found is None:
+        return None
+    text = name_seats(found["text"], names, suits=True)
+    seat = found.get("seat")
+    if seat in members and found.get("actor") in _BOT_FOR_MEMBER:
+        text = gettext("%(line)s (%(note)s)") % {
+            "line": text, "note": _bot_for_member(found["actor"], seat == viewer, names[seat])}
+    return LogLine(text=text, trick=found["trick"])
+
+
+LOGS_KEPT = 2048  # translated logs kept: one per (round, viewer's seat, language, names), the live ones in use
+_logs: OrderedDict[tuple[Any, ...], tuple[LogLine | None, ...]] = OrderedDict()
+_logs_guard = threading.Lock()
+
+
+def kept_log_lines(code: str, current: Round, viewer: int | None, names: list[str],
+                   members: set[int]) -> list[LogLine]:
+    """`log_lines`, each line translated once for each way it may read, not again at every version and board.
+
+    Why: the log of a round grows by a line a version, and a board showed the whole of it, so every board
+    translated every line again (two thirds of building a board, late in a round). The lines translated are kept
+    under the table's code and the round (a round's log only ever grows: a line once written never changes), the
+    viewer's seat (a seat's own lines are never shown to another, nor a spectator's taken for a seat's), the
+    language, the seats' names and which seats are members' (the notes name them): everything a line's text
+    depends on. A board for that key translates only the lines it has not seen; a board of an older version takes
+    the first lines it needs."""
+    log = current.log or []
+    key = (code, current.pk, current.number, viewer, get_language(), tuple(names), frozenset(members))
+    with _logs_guard:
+        kept = _logs.get(key, ())
+        if kept:
+            _logs.move_to_end(key)
+    lines = kept[:len(log)]
+    if len(lines) < len(log):
+        lines = (*lines, *(_log_line(line, viewer, names, members) for line in log[len(lines):]))
+        with _logs_guard:
+            if len(lines) > len(_logs.get(key, ())):
+                _logs[key] = lines
+                _logs.move_to_end(key)
+                while len(_logs) > LOGS_KEPT:
+                    _logs.popitem(last=False)
+    return [line for line in lines if line is not None]
+
+
+def forget_logs() -> None:
+    """Tests: no translated log line is kept (as `rendering.forget_boards`)."""
+    with _logs_guard:
+        _logs.clear()
 
 
 _BOT_FOR_MEMBER = (Move.Actor.BOT, Move.Actor.ABSENT, Move.Actor.TIMEOUT)
@@ -547,7 +594,8 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
         if prompt:
             board.view = {**view, "prompt": prompt}
         board.bot_acting = acting.bot_plays
-    board.log = log_lines(current, seat_number, names, {s.position for s in seats if s.user_id is not None})
+    board.log = kept_log_lines(table.code, current, seat_number, names,
+                               {s.position for s in seats if s.user_id is not None})
     board.last_trick = last_trick_of(view, names)
     laid_by = pile_player(view, current.log or [])
     board.pile_by = names[laid_by] if laid_by is not None and 0 <= laid_by < len(names) else ""

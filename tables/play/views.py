@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -17,7 +17,7 @@ from tables.play.page_parts import table_parts
 from tables.play.rendering import render_board, snapshot_html
 from tables.play.request_numbers import whole_number
 from tables.play.services import tables as table_services
-from tables.play.services.errors import TableError
+from tables.play.services.errors import NoSuchTable, TableError
 
 
 def table(request: HttpRequest, code: str) -> HttpResponse:
@@ -31,14 +31,14 @@ def board(request: HttpRequest, code: str) -> HttpResponse:
     return HttpResponse(render_board(found, request.user))
 
 
-def _refused(request: HttpRequest, found: Table, error: TableError) -> HttpResponse:
+def _refused(request: HttpRequest, code: str, error: TableError) -> HttpResponse:
     if request.htmx:
         response = render(request, "tables/play/table_error.html", {"message": str(error)}, status=error.status)
         response["HX-Retarget"] = "#table-error"
         response["HX-Reswap"] = "outerHTML"
         return response
     messages.error(request, str(error))
-    response = redirect("table", code=found.code)
+    response = redirect("table", code=code)
     return response
 
 
@@ -60,21 +60,31 @@ def _table_action(request: HttpRequest, code: str, action: Callable[[Table], obj
     try:
         made = action(found)
     except TableError as error:
-        return _refused(request, found, error)
+        return _refused(request, code, error)
+    return _after(request, code, made)
+
+
+def _member_action(request: HttpRequest, code: str, kind: str) -> HttpResponse:
+    """A move or "ready": the service locks the table by the address's code, its first and only read of the row
+    (a table that is not there is a 404, as for every page of a table)."""
+    try:
+        made = member_actions.act(kind=kind, table_code=code, user=request.user, fields=request.POST)
+    except NoSuchTable:
+        raise Http404(gettext("There is no such table.")) from None
+    except TableError as error:
+        return _refused(request, code, error)
     return _after(request, code, made)
 
 
 @require_POST
 def move(request: HttpRequest, code: str) -> HttpResponse:
     """A move by POST: the page's way when its socket is closed (static/js/sockets.js), read as the socket's."""
-    return _table_action(request, code, lambda table: member_actions.act(
-        kind=member_actions.MOVE, table_id=table.pk, user=request.user, fields=request.POST))
+    return _member_action(request, code, member_actions.MOVE)
 
 
 @require_POST
 def ready(request: HttpRequest, code: str) -> HttpResponse:
-    return _table_action(request, code, lambda table: member_actions.act(
-        kind=member_actions.READY, table_id=table.pk, user=request.user, fields=request.POST))
+    return _member_action(request, code, member_actions.READY)
 
 
 @require_POST
@@ -88,7 +98,7 @@ def leave(request: HttpRequest, code: str) -> HttpResponse:
     try:
         table_services.leave_table(table_id=found.pk, user=request.user)
     except TableError as error:
-        return _refused(request, found, error)
+        return _refused(request, found.code, error)
     if found.status == Table.Status.OPEN:
         if request.htmx:
             return HttpResponse(status=204, headers={"HX-Redirect": reverse("lobby")})

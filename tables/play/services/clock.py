@@ -4,10 +4,12 @@ What is due lives in the database (`Table.due_at`, written by every save from `L
 can do it, a restart picks it up, and two processes never do it twice: each step locks the table and acts
 only if the table is still due, and every step is a new version (a second attempt finds nothing due).
 
-A bot's move at a search level (normal, strong) takes up to a fifth of a second to decide: the step decides
-it first, with no transaction open, from the table as it stands (its version noted), and records it under
-the lock only if the table is still at that version with the same seat to act. Else it decides nothing under
-the lock: the table stays due and the next pass decides again from what the table has become.
+A bot's move at a search level (normal, strong) takes up to a fifth of a second to decide: when the locked step
+finds one to act, it commits without deciding, the move is decided off the lock from the table as that step read
+it (its version noted), and a second locked step records it only if the table is still at that version with the
+same seat to act. Else it decides nothing under the lock: the table stays due and the next pass decides again
+from what the table has become. Every other step (an easy bot's move, a time-out, a deal, presence) is the first
+locked step alone: nothing is read before the lock for a search that is not coming.
 """
 
 from __future__ import annotations
@@ -25,8 +27,7 @@ from rules.engine.moves import Move as EngineMove
 from tables.models import Move, Seat, Table
 from tables.play import push
 from tables.play.services import presence
-from tables.play.services.errors import TableError
-from tables.play.services.play import Live, _next_round, locked_table, searching_bot
+from tables.play.services.play import Live, _next_round, locked_table
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,13 @@ _stale_swept_at: datetime | None = None
 def sweep(*, now: datetime | None = None) -> datetime | None:
     """Do what is due at every table (a step each), and say when the next thing is due (None: nothing is).
 
-    A table whose step fails is logged and tried again `RETRY_AFTER` later; the others go on."""
+    A table whose step fails is logged and tried again `RETRY_AFTER` later; the others go on.
+
+    One query reads the due tables and, after them, the soonest table not yet due; each step says when its own
+    table is next due, so the pass knows when to look again without asking the database a second time. A commit
+    of this process made meanwhile at a table not stepped here wakes the clock itself (`play.clock_wake`); another
+    process's commit is that process's clock's to see, and this one's next poll (`TABLE_CLOCK_SECONDS`) sees it
+    too."""
     global _stale_swept_at
     now = now or timezone.now()
     if _stale_swept_at is None or now - _stale_swept_at >= STALE_SWEEP_EVERY or now < _stale_swept_at:
@@ -50,14 +57,24 @@ def sweep(*, now: datetime | None = None) -> datetime | None:
             presence.forget_stale_sockets(now=now)
         except Exception:
             log.exception("table clock: sweeping stale sockets failed")
-    due = list(Table.objects.filter(due_at__lte=now).order_by("due_at").values_list("pk", flat=True)[:DUE_PER_PASS])
+    # Ordered by due_at (indexed): the due tables first, then the one after them, the soonest not due yet (or, if
+    # more than a pass's worth are due, one still due: the next pass starts at once).
+    soonest = list(Table.objects.filter(due_at__isnull=False).order_by("due_at")
+                   .values_list("pk", "due_at")[:DUE_PER_PASS + 1])
+    due = [table_id for table_id, due_at in soonest[:DUE_PER_PASS] if due_at <= now]
+    times = [due_at for _table_id, due_at in soonest[len(due):len(due) + 1]]
     for table_id in due:
         try:
-            advance(table_id=table_id, now=now)
+            times.append(_advance(table_id=table_id, now=now).due_at)
         except Exception:
             log.exception("table clock: table %s failed; trying again in %s s", table_id, RETRY_AFTER.seconds)
-            Table.objects.filter(pk=table_id, due_at__lte=now).update(due_at=now + RETRY_AFTER)
-    return Table.objects.filter(due_at__isnull=False).aggregate(next=Min("due_at"))["next"]
+            retry = now + RETRY_AFTER
+            if Table.objects.filter(pk=table_id, due_at__lte=now).update(due_at=retry):
+                times.append(retry)
+            else:  # the table moved on meanwhile (rare): when it is due is what its row now says
+                times.append(Table.objects.filter(pk=table_id).values_list("due_at", flat=True).first())
+    present = [at for at in times if at is not None]
+    return min(present) if present else None
 
 
 @dataclass(frozen=True)
@@ -72,7 +89,7 @@ class Planned:
 def bot_step(live: Live) -> tuple[int, str] | None:
     """(seat, actor) when the step at a running table whose round is on is a bot's move: the seat to act is one
     the bot plays now (a bot's, left, offline past the grace) and its pace has come, or a member's whose time
-    ran out. The plan and the locked step ask the same question of the same table."""
+    ran out."""
     seat = live.seat_to_act()
     if seat is None:
         return None
@@ -83,51 +100,55 @@ def bot_step(live: Live) -> tuple[int, str] | None:
     return None
 
 
-def plan(*, table_id: int, now: datetime) -> Planned | None:
-    """With no transaction open and no lock: the move the step at the table is about to need, when that is a
-    search-level bot's (None for anything else, cheap or not a move). Read without the lock, the table may be
-    a moment old or may change while this decides: the step records the move only at the version noted here."""
-    table = Table.objects.filter(pk=table_id, due_at__lte=now, status=Table.Status.RUNNING).first()
-    if table is None or not searching_bot(table.game):
-        return None
-    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
-    if all(seat.level_at(table) == Table.BotLevel.EASY for seat in seats):
-        return None  # the usual easy table: nothing to decide ahead
-    try:
-        live = Live.load(table, seats, now=now)
-    except TableError:  # no round yet: the step under the lock sees to that
-        return None
-    live.presence_due(write=False)
-    if live.everyone_gone() or live.round.over or live.match.over:
-        return None
-    step = bot_step(live)
-    if step is None or not live.searches(step[0]):
-        return None
-    seat = step[0]
-    return Planned(version=table.version, seat=seat, move=live.decide(seat))
+@dataclass(frozen=True)
+class Stepped:
+    """What a locked step did: whether the table changed, when it is next due as the step left it, and, when it
+    found a search-level bot to act and had no move decided for it, the table as it read it (`to_decide`: the
+    table, committed and unlocked by then, and the seat), from which that move is decided off the lock."""
+
+    changed: bool
+    due_at: datetime | None
+    to_decide: tuple[Live, int] | None = None
 
 
-@push.batched
 def advance(*, table_id: int, now: datetime | None = None) -> bool:
     """One step at a table that is due: its members' presence as it now stands, then one of: the table closes
     (every member long gone), the next round is dealt (the pause ran out), the bot makes one move (for a bot,
     a member who left, or one offline past the grace), or the bot plays for a member whose time ran out.
-    A search-level bot's move is decided first, outside any transaction (`plan`), and recorded only if the
-    table has not moved since; else the table stays due and the next pass plans again.
-    Returns whether the table changed."""
-    now = now or timezone.now()
-    planned = plan(table_id=table_id, now=now)
+    A search-level bot's move is decided outside any transaction, from the table as the locked step read it, and
+    recorded by a second locked step only if the table has not moved since; else the table stays due and the
+    next pass decides again. Returns whether the table changed."""
+    return _advance(table_id=table_id, now=now or timezone.now()).changed
+
+
+def _advance(*, table_id: int, now: datetime) -> Stepped:
+    """`advance`, saying also when the table is next due (for the sweep)."""
+    stepped = _step(table_id=table_id, now=now, planned=None)
+    if stepped.to_decide is None:
+        return stepped
+    live, seat = stepped.to_decide
+    # No transaction is open here and no lock held: the search may take a fifth of a second.
+    planned = Planned(version=live.table.version, seat=seat, move=live.decide(seat))
+    recorded = _step(table_id=table_id, now=now, planned=planned)
+    return Stepped(changed=stepped.changed or recorded.changed, due_at=recorded.due_at)
+
+
+@push.batched
+def _step(*, table_id: int, now: datetime, planned: Planned | None) -> Stepped:
+    """One locked step (see `advance`). Its pushes leave when it returns: a presence change made by a first step
+    that hands a search over is not held back while the bot thinks."""
     with transaction.atomic():
         table = locked_table(table_id)
         if table.due_at is None or table.due_at > now:
-            return False
+            return Stepped(changed=False, due_at=table.due_at)
         if table.status == Table.Status.OPEN:
             return _open_table_presence(table, now)
         if table.status != Table.Status.RUNNING:
             Table.objects.filter(pk=table.pk).update(due_at=None)
-            return False
+            return Stepped(changed=False, due_at=None)
         live = Live.load(table, now=now)
         changed = live.presence_due()
+        to_decide = None
         if live.everyone_gone():
             live.close_for_nobody(ALL_OFFLINE)
         elif live.round.over:
@@ -135,25 +156,30 @@ def advance(*, table_id: int, now: datetime | None = None) -> bool:
             # the pause ran out, or the last member not ready went offline and everyone still here is ready
             if not live.match.over and (pause_over or (changed and not live.waiting_for_ready())):
                 _next_round(live)  # deals and saves
-                return True
+                return Stepped(changed=True, due_at=live.table.due_at)
         elif (step := bot_step(live)) is not None:
             seat, actor = step
             if not live.searches(seat):
                 live.bot_move(seat, actor)  # the heuristics: a millisecond, fine under the lock
                 live.play_bots()  # an instant table goes on at once (with its easy bots)
-            elif planned is not None and planned.version == live.loaded_version and planned.seat == seat:
+            elif planned is None:
+                to_decide = (live, seat)  # decided off the lock (`_advance`), from the table as read here
+            elif planned.version == live.loaded_version and planned.seat == seat:
                 live.record(seat, planned.move, actor)
                 live.play_bots()
-            # else the plan is for a table that has moved on (or there was none): nothing is decided under the
-            # lock; the table stays due and the next pass plans from the table as it is now
+            # else the plan is for a table that has moved on: nothing is decided under the lock; the table stays
+            # due and the next pass decides from the table as it is now
         if changed or live.made or live.table.status != Table.Status.RUNNING:
             live.save()
-            return True
-        Table.objects.filter(pk=table.pk).update(due_at=live.due())  # woken early: nothing to show yet
-        return False
+            return Stepped(changed=True, due_at=live.table.due_at, to_decide=to_decide)
+        if to_decide is not None:  # nothing to write: the table stays due as it is until the move is recorded
+            return Stepped(changed=False, due_at=table.due_at, to_decide=to_decide)
+        due_at = live.due()
+        Table.objects.filter(pk=table.pk).update(due_at=due_at)  # woken early: nothing to show yet
+        return Stepped(changed=False, due_at=due_at)
 
 
-def _open_table_presence(table: Table, now: datetime) -> bool:
+def _open_table_presence(table: Table, now: datetime) -> Stepped:
     """At a table still filling, presence is all the clock has to show: who is offline now (a new version),
     and when the next member's absence starts to show, if any."""
     flipped = 0
@@ -162,9 +188,9 @@ def _open_table_presence(table: Table, now: datetime) -> bool:
     pending = Seat.objects.filter(table=table, gone_at__isnull=False).aggregate(next=Min("gone_at"))["next"]
     if not flipped:
         Table.objects.filter(pk=table.pk).update(due_at=pending)
-        return False
+        return Stepped(changed=False, due_at=pending)
     Table.objects.filter(pk=table.pk).update(version=table.version + 1, due_at=pending)
     table.version += 1
     push.table_changed(table)
-    return True
+    return Stepped(changed=True, due_at=pending)
 

@@ -9,6 +9,12 @@ class TableError(Exception):
     status = 400
 
 
+class NoSuchTable(TableError):
+    """The table named is not there (a page's address names it by its code: the view answers 404)."""
+
+    status = 404
+
+
 class TableFull(TableError):
     status = 409
 

@@ -7,8 +7,8 @@ alone: bots (and seats played for members who left or are offline) move afterwar
 when the table clock finds them due (tables.play.services.clock; `Live.due` says when), except at
 an `instant` table, where easy bots move at once in the same transaction. A bot at a search level
 (normal, strong: up to a fifth of a second a decision) never decides under a table's lock nor in a
-member's request: the clock decides its move before it locks the table, then records it if the table
-has not moved meanwhile (tables.play.services.clock.advance).
+member's request: the clock decides its move off the lock, from the table as its locked step read it, then
+records it if the table has not moved meanwhile (tables.play.services.clock.advance).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from copy import copy
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -37,7 +38,7 @@ from tables.i18n import say
 from tables.models import Match, Move, Round, Seat, Table, TableSocket
 from tables.play import background, move_log, pace, push, snapshots
 from tables.play.selectors import name_seats, seat_label
-from tables.play.services.errors import IllegalPlay, NotSeated, StaleVersion, TableError
+from tables.play.services.errors import IllegalPlay, NoSuchTable, NotSeated, StaleVersion, TableError
 from tables.play.signals import match_ended, round_finished
 from tables.play.snapshots import TableSnapshot
 
@@ -45,11 +46,26 @@ NEXT_ROUND_PAUSE = timedelta(seconds=20)
 BOT_MOVES_LIMIT = 5000
 
 
-def locked_table(table_id: int) -> Table:
+def locked_table(table_id: int | None = None, *, code: str | None = None) -> Table:
+    """The table's row, locked until the transaction ends: by its id, or by its `code`, as a page's address names
+    it (a POST locks it by the code at once: looking the code up first, then locking by id, read the row twice)."""
+    rows = Table.objects.select_for_update()
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        return rows.get(code=code) if code is not None else rows.get(pk=table_id)
     except Table.DoesNotExist:
-        raise TableError(gettext("There is no such table.")) from None
+        raise NoSuchTable(gettext("There is no such table.")) from None
+
+
+def _round_from_snapshot(table: Table) -> tuple[Round, Any] | None:
+    """(the current round, with its match, and its engine state) as this process's snapshot of the locked table's
+    version holds them, as copies of their own (the snapshot's rows are shared with boards being built from it, in
+    other threads; a Live changes its rows' fields), or None when this process holds no such snapshot."""
+    snapshot = snapshots.recall_here(table.code, table.version)
+    if snapshot is None or snapshot.round is None or snapshot.match is None or snapshot.state is None:
+        return None
+    current, match = copy(snapshot.round), copy(snapshot.match)
+    current.match = match  # as select_related gives it: the round's match is this copy, not read again
+    return current, snapshot.state
 
 
 def seats_at(table: Table) -> list[Seat]:
@@ -89,22 +105,33 @@ class Live:
 
     @classmethod
     def load(cls, table: Table, seats: list[Seat] | None = None, now: datetime | None = None) -> Live:
-        """The locked table's current round (and `seats`, if the caller has read them under the lock)."""
-        current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
-        if current is None:
-            raise TableError(gettext("This table has not started yet."))
-        match = current.match
+        """The locked table's current round (and `seats`, if the caller has read them under the lock).
+
+        When a transaction of this process left the snapshot of the very version just locked (it does at every
+        commit, tables.play.snapshots), the round, its match and the engine state are taken from it, copied,
+        instead of being read and parsed again: a version names one state of the round and the match (every
+        change to them makes a new version), the snapshot was made from what that transaction wrote, and engine
+        states are immutable (a move makes a new one; tests/tables/play/test_live_from_snapshot.py checks every
+        game). The seats are read all the same: presence writes them without a new version."""
         game = registry.game(table.game)
-        last = current.moves_made
+        found = _round_from_snapshot(table)
+        if found is not None:
+            current, state = found
+        else:
+            current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
+            if current is None:
+                raise TableError(gettext("This table has not started yet."))
+            state = game.from_json(current.state)
+        match = current.match
         return cls(
             table=table,
             match=match,
             round=current,
             game=game,
             config=Config.from_json(match.config),
-            state=game.from_json(current.state),
+            state=state,
             seats=seats if seats is not None else seats_at(table),
-            next_seq=last + 1,
+            next_seq=current.moves_made + 1,
             moves=[],
             loaded_version=table.version,
             paused=current.over,
@@ -144,15 +171,13 @@ class Live:
         """The seat's member is shown offline: no page of the table open (tables.play.services.presence)."""
         return seat.user_id is not None and seat.offline_since is not None
 
-    def presence_due(self, *, write: bool = True) -> bool:
+    def presence_due(self) -> bool:
         """Members whose last page closed a moment ago and did not come back are offline from now on; whether
-        anyone's presence changed. Without `write` only these seats change, not their rows (the clock's plan,
-        read without the lock, sees the table as its step will)."""
+        anyone's presence changed."""
         gone = [s for s in self.seats if s.gone_at is not None and s.gone_at <= self.now]
         for seat in gone:
             seat.offline_since, seat.gone_at = seat.gone_at, None
-            if write:
-                Seat.objects.filter(pk=seat.pk).update(offline_since=seat.offline_since, gone_at=None)
+            Seat.objects.filter(pk=seat.pk).update(offline_since=seat.offline_since, gone_at=None)
         return bool(gone)
 
     def stands_in(self, seat: Seat) -> bool:
@@ -197,7 +222,7 @@ class Live:
 
     def play_one_bot(self) -> bool:
         """One easy move by the bot, if the seat to act is one it plays now at the easy level; whether it moved.
-        A search-level move is the clock's to decide, before it takes the lock (tables.play.services.clock)."""
+        A search-level move is the clock's to decide, off the lock (tables.play.services.clock)."""
         seat = self.seat_to_act()
         if seat is None or not self.stands_in(self.seats[seat]) or self.searches(seat):
             return False
@@ -454,14 +479,16 @@ def current_game(table: Table, expected_version: int) -> bool:
     return table.played_version <= expected_version <= table.version
 
 
-def play_move(*, table_id: int, user: User, move_text: str, expected_version: int) -> int:
-    """A member's move; returns the table's new version. Refuses stale versions and illegal moves."""
+def play_move(*, table_id: int | None = None, table_code: str | None = None, user: User, move_text: str,
+              expected_version: int) -> int:
+    """A member's move at the table of `table_id` or of `table_code` (a POST's address); returns the table's new
+    version. Refuses stale versions and illegal moves."""
     try:
         move = EngineMove.parse(move_text)
     except ValueError as error:
         raise IllegalPlay(gettext("That is not a move: %(error)s.") % {"error": say(error)}) from None
     with transaction.atomic():
-        table = locked_table(table_id)
+        table = locked_table(table_id, code=table_code)
         seats, seat = seated(table, user)
         if seat is None:
             raise NotSeated(gettext("You are not seated at this table, so you cannot move here."))
@@ -484,10 +511,12 @@ def play_move(*, table_id: int, user: User, move_text: str, expected_version: in
         return live.table.version
 
 
-def ready_for_next_round(*, table_id: int, user: User, expected_version: int) -> int:
-    """A member is ready; when every member present is, the next round is dealt at once."""
+def ready_for_next_round(*, table_id: int | None = None, table_code: str | None = None, user: User,
+                         expected_version: int) -> int:
+    """A member is ready (at the table of `table_id` or of `table_code`); when every member present is, the next
+    round is dealt at once."""
     with transaction.atomic():
-        table = locked_table(table_id)
+        table = locked_table(table_id, code=table_code)
         seats, seat = seated(table, user)
         if seat is None:
             raise NotSeated(gettext("You are not seated at this table."))

@@ -181,3 +181,28 @@ def test_at_an_instant_table_the_members_request_leaves_a_normal_bot_to_the_cloc
     [decided] = decisions.searches()
     assert decided["atomic"] is False and decided["seat"] == bot and decided["level"] == "normal"
     assert [(m.seat, m.text) for m in moves_at(table)[before + 1:]] == [(bot, decided["move"])]
+
+
+def test_a_members_absence_found_with_a_search_due_shows_first_and_the_move_follows_in_the_same_step(
+        make_member, decisions) -> None:
+    """The locked step that finds the search due writes the presence it found (a version of its own, pushed
+    before the bot thinks), and the move decided off the lock is recorded at that version."""
+    alice, bob = make_member("alice"), make_member("bob")
+    table = hawk_with_bots([alice, bob], level="strong", speed="normal")
+    seat = to_a_bots_turn(table, {0: alice, 1: bob}, random.Random(5))
+    presence.socket_closed(channel_name=f"test-{table.pk}-{bob.pk}")  # Bob's page closes: offline a moment later
+    gone_at = Seat.objects.get(table=table, user=bob).gone_at
+    table.refresh_from_db()
+    when = max(gone_at, table.due_at)
+    version, before = table.version, moves_at(table).count()
+    decisions.made.clear()
+
+    assert clock.advance(table_id=table.pk, now=when)
+
+    assert Seat.objects.get(table=table, user=bob).offline_since == gone_at
+    [decided] = decisions.searches()
+    assert decided["atomic"] is False and decided["seat"] == seat
+    table.refresh_from_db()
+    made = list(moves_at(table)[before:])
+    assert [(m.seat, m.text, m.table_version) for m in made] == [(seat, decided["move"], version + 2)]
+    assert table.version == version + 2  # Bob offline, then the bot's move

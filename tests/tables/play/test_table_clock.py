@@ -157,15 +157,15 @@ def test_a_table_that_fails_is_logged_the_others_go_on_and_it_is_retried(make_me
     fine = paced_bot_table(make_member, settings, "bob")
     when = max(due(broken), due(fine))
     counts = {t.pk: moves_at(t).count() for t in (broken, fine)}
-    real = clock.advance
+    real = clock._step
     failing = {broken.pk}
 
-    def advance(*, table_id: int, now: datetime | None = None) -> bool:
+    def step(*, table_id: int, now: datetime, planned: clock.Planned | None) -> clock.Stepped:
         if table_id in failing:
             raise RuntimeError("the engine choked")
-        return real(table_id=table_id, now=now)
+        return real(table_id=table_id, now=now, planned=planned)
 
-    monkeypatch.setattr(clock, "advance", advance)
+    monkeypatch.setattr(clock, "_step", step)
     with caplog.at_level(logging.ERROR, logger="tables.play.services.clock"):
         clock.sweep(now=when)
     assert f"table {broken.pk} failed" in caplog.text and "the engine choked" in caplog.text

@@ -77,6 +77,15 @@ def test_unknown_tables_are_404(member_client) -> None:
     assert member_client.get(reverse("table", args=["nope"])).status_code == 404
 
 
+@pytest.mark.parametrize("action", ["move", "ready"])
+def test_a_move_or_ready_posted_to_an_unknown_table_is_404_and_no_refusal(member_client, action) -> None:
+    """The service locks the table by the address's code (one read of the row): none there is the 404 that
+    looking it up first gave, not a refusal in the error box."""
+    response = member_client.post(reverse(action, args=["nope"]), {"move": "play 10D", "version": "3"}, **HTMX)
+    assert response.status_code == 404
+    assert not response.has_header("HX-Retarget")
+
+
 @pytest.mark.parametrize(("who", "data", "status"), [
     ("mover", {"move": "play 10D"}, 400),  # no version
     ("mover", {"move": "discard everything", "version": "{v}"}, 400),  # not a move
