@@ -33,7 +33,7 @@ GRACE_SECONDS = 3
 LEAVE = re.compile(r"^Leave \(")
 
 # Each board the page shows, once per version, in the order shown: its version, the seat to act, and each
-# seat's position, cards held and presence; `at` is the page's clock (for the recorded timings only: tests/e2e/timings.py).
+# seat's position, cards held and presence; `at` is the page's clock (for the recorded timings only).
 RECORD_BOARDS = """
 (() => {
   if (window.__boards) return;
