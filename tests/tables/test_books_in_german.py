@@ -39,7 +39,8 @@ ENGLISH = [
     "Download as CSV", "Statements for everyone", "Who pays whom", "Past settlements", "Mark settled",
     "Since the last settlement", "Settling up", "Club nights", "Saved nights", "Recorded by", "Ledger entries",
     "Balances per member", "Export these entries", "Record a Sheepshead hand", "Record a Hawk round",
-    "Home</a>", "Bots (the house)", "Easy bot", "Normal bot", "Strong bot", "(you)", "hand; change in the period", "hands; change in the period",
+    "Home</a>", "Bots (the house)", "Easy bot", "Normal bot", "Strong bot", "(you)", "hand; change in the period",
+    "hands; change in the period",
     "Club night of", "Open a club night", "Sums of ledger entries", "Choose a game and a period",
 ]
 
