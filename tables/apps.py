@@ -15,18 +15,22 @@ class TablesConfig(AppConfig):
         `match_recorded`; the table clock and quick play's sweeper start when the process starts serving (or with
         its first socket). Chat rides play's sockets (its messages by their "kind", its group events as
         `feature.event`, its lines on connect), shows its pane on the table page, and releases spectators' lines to
-        the players when play sends `round_finished`."""
+        the players when play sends `round_finished`. Invitations end with their table (play's `table_stopped_waiting`)
+        and, out of time, on the table clock's passes (`add_job`)."""
         from tables.chat import consumers as chat_sockets
         from tables.chat import receivers as chat_receivers  # noqa: F401  (connects the chat's receiver)
         from tables.chat.rendering import pane_html
+        from tables.invitations import receivers as invitation_receivers  # noqa: F401  (ends them with their table)
+        from tables.invitations.services.invitations import EndedInvitations
         from tables.ledger import receivers  # noqa: F401  (connects the ledger's receiver)
         from tables.play import sockets
-        from tables.play.background import start_table_clock
+        from tables.play.background import add_job, start_table_clock
         from tables.play.page_parts import add_table_part
         from tables.quickplay.sweeper import start_quick_play_sweeper
         from tables.ratings import receivers as rating_receivers  # noqa: F401  (rates each recorded match)
 
         sockets.start_with_sockets(start_table_clock)
+        add_job("invitations", EndedInvitations())  # invitations out of time end, and their lobbies are told
         sockets.start_with_sockets(start_quick_play_sweeper)
         sockets.on_message(chat_sockets.KIND, chat_sockets.receive_line)
         sockets.on_event("chat", chat_sockets.chat_event)

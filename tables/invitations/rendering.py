@@ -13,20 +13,20 @@ from accounts.models import User
 from accounts.time_zones import member_zone
 from tables.invitations.forms import InviteForm
 from tables.invitations.selectors import has_ended, of_table, pending_for
-from tables.invitations.services.invitations import InvitationError, ensure_may_invite, expire_stale, mark_expired
+from tables.invitations.services.invitations import InvitationError, ensure_may_invite, expire_stale, mark_ended
 from tables.models import Invitation, Table
 
 LOBBY = "tables/invitations/lobby.html"
 PANEL = "tables/invitations/panel.html"
 NOTICE = "tables/invitations/notice.html"
-NOTICE_KINDS = {"invited", "withdrawn", "table_started"}
+NOTICE_KINDS = {"invited", "withdrawn", "table_started", "table_closed", "expired"}
 
 
 def lobby_context(user: User, *, error: str = "", done: str = "") -> dict[str, Any]:
-    """The member's open invitations; those that ended unanswered are marked as they are read (one query, and an
-    UPDATE only when something ended)."""
+    """The member's open invitations; those that ended unanswered are marked as they are read, and their end pushed
+    like any other (one query, and an UPDATE only when something ended)."""
     pending = pending_for(user)
-    mark_expired(ids=[invitation.pk for invitation in pending if has_ended(invitation)])
+    mark_ended([invitation for invitation in pending if has_ended(invitation)])
     shown = [invitation for invitation in pending if not has_ended(invitation)]
     return {"invitations": shown, "invitation_error": error, "invitation_done": done}
 

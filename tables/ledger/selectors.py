@@ -16,7 +16,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Case, Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Value, When
+from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, gettext_noop
@@ -29,6 +30,7 @@ from rules.engine.api import Match as EngineMatch
 from rules.engine.moves import Move as EngineMove
 from tables.models import InPersonRecord, LedgerEntry, MatchPlace, MatchResult, Move, Round, Season, Seat
 from tables.play.amounts import points_text
+from tables.play.bot_names import bot_player_name, level_order
 from tables.play.selectors import name_seats, round_headline, seat_label
 
 HOUSE = gettext_noop("Bots (the house)")  # English here; shown through gettext(HOUSE)
@@ -299,7 +301,8 @@ def average_text(total: int, hands: int, spec: GameSpec) -> str:
 
 @dataclass
 class Standing:
-    """One line of a game's standings: a member, or the bots as the house (`member_id` None, never ranked).
+    """One line of a game's standings: a member, or one level of the bots, which are the house (`member_id` None,
+    never ranked; `bot_level` "easy", "normal" or "strong", named "Easy bot" in the reader's language).
 
     `hands` counts rounds (online and at the club's table); `matches` and `won` count recorded matches
     (for a game ranked by matches; the house counts each bot seat). `rank` is None for the house and for a
@@ -309,6 +312,7 @@ class Standing:
     member_id: int | None
     spec: GameSpec
     username: str = ""
+    bot_level: str = ""
     hands: int = 0
     total: int = 0
     matches: int = 0
@@ -372,8 +376,9 @@ def standings(*, game: str, start: date | None = None, end: date | None = None, 
     - "matches": recorded matches won over matches played (win rate), then points per hand (fewer first where
       lower is better): summed points over a target game would rank whoever played least best.
 
-    Members with fewer than `minimum` games (hands, or matches) follow unranked; the house (every bot seat) is
-    last and never ranked. Returns ranked members, then unranked ones, then the house."""
+    Members with fewer than `minimum` games (hands, or matches) follow unranked; the house (every bot seat, one
+    line per bot level: easy, normal, strong) is last and never ranked. Returns ranked members, then unranked
+    ones, then the house."""
     spec = registry.spec(game)
     lines = _match_lines(spec, start, end) if spec.ranked_by == "matches" else _total_lines(spec, start, end)
     members = sorted((line for line in lines if not line.house), key=lambda s: (*s.measure(), s.name.lower()))
@@ -383,13 +388,27 @@ def standings(*, game: str, start: date | None = None, end: date | None = None, 
         line.rank = ranked[position - 2].rank if line.measure() == previous else position
         previous = line.measure()
     unranked = [line for line in members if line.games < max(minimum, 1)]
-    return ranked + unranked + [line for line in lines if line.house]
+    house = sorted((line for line in lines if line.house), key=lambda s: (level_order(s.bot_level), s.bot_level))
+    return ranked + unranked + house
+
+
+def _house_name(level: str | None) -> str:
+    return bot_player_name(level) if level else gettext(HOUSE)
+
+
+def _bot_level_of_entry() -> Coalesce:
+    """A bot's entry's level: its seat's own, else its table's (bot seats keep their level once a match has begun,
+    so the seat says what the bot played every round of it at). Members' entries have none."""
+    seat_level = Seat.objects.filter(table=OuterRef("round__match__table"), position=OuterRef("seat")).values(
+        "bot_level")[:1]
+    return Coalesce(NullIf(Subquery(seat_level), Value("")), F("round__match__table__bot_level"))
 
 
 def _total_lines(spec: GameSpec, start: date | None, end: date | None) -> list[Standing]:
     rows = (
         club_days(LedgerEntry.objects.filter(game=spec.key), "created_at", start, end)
-        .values("member")
+        .annotate(level=Case(When(member__isnull=True, then=_bot_level_of_entry()), default=Value("")))
+        .values("member", "level")
         .annotate(
             total=Sum("amount"),
             online=Count("round", distinct=True, filter=Q(kind=LedgerEntry.Kind.RESULT)),
@@ -400,23 +419,23 @@ def _total_lines(spec: GameSpec, start: date | None, end: date | None) -> list[S
     )
     names = _names([r["member"] for r in rows])
     return [
-        Standing(name=names[r["member"]][0] if r["member"] else gettext(HOUSE), member_id=r["member"], spec=spec,
-                 username=names[r["member"]][1] if r["member"] else "", hands=r["online"] + r["in_person"],
-                 total=r["total"] or 0)
+        Standing(name=names[r["member"]][0] if r["member"] else _house_name(r["level"]), member_id=r["member"],
+                 spec=spec, username=names[r["member"]][1] if r["member"] else "", bot_level=r["level"] or "",
+                 hands=r["online"] + r["in_person"], total=r["total"] or 0)
         for r in rows
     ]
 
 
 def _match_lines(spec: GameSpec, start: date | None, end: date | None) -> list[Standing]:
     places = club_days(MatchPlace.objects.filter(result__game=spec.key), "result__finished_at", start, end)
-    rows = places.values("user").annotate(
+    rows = places.values("user", "bot").annotate(  # a bot's place names its level
         matches=Count("id"), won=Count("id", filter=Q(won=True)), total=Sum("total"), hands=Sum("result__rounds"),
     )
     names = _names([r["user"] for r in rows])
     return [
-        Standing(name=names[r["user"]][0] if r["user"] else gettext(HOUSE), member_id=r["user"], spec=spec,
-                 username=names[r["user"]][1] if r["user"] else "", hands=r["hands"] or 0, total=r["total"] or 0,
-                 matches=r["matches"], won=r["won"])
+        Standing(name=names[r["user"]][0] if r["user"] else _house_name(r["bot"]), member_id=r["user"], spec=spec,
+                 username=names[r["user"]][1] if r["user"] else "", bot_level=r["bot"] if not r["user"] else "",
+                 hands=r["hands"] or 0, total=r["total"] or 0, matches=r["matches"], won=r["won"])
         for r in rows
     ]
 

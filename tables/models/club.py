@@ -58,7 +58,10 @@ class MatchPlace(models.Model):
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_places", null=True, blank=True)
-    bot = models.CharField(max_length=40, blank=True, help_text=_("The bot's rating name when a bot held the seat."))
+    bot = models.CharField(
+        max_length=40, blank=True,
+        help_text=_("When a bot held the seat: the level it played at (easy, normal, strong), which the ratings rate "
+                    "as a player of its own."))
     total = models.IntegerField()
     place = models.PositiveSmallIntegerField()
     won = models.BooleanField(default=False)
@@ -78,7 +81,8 @@ class MatchPlace(models.Model):
 
 
 class Rating(models.Model):
-    """A player's current OpenSkill (Plackett-Luce) rating in one game: a member, or a bot by its rating name."""
+    """A player's current OpenSkill (Plackett-Luce) rating in one game: a member, or a bot level ("easy", "normal",
+    "strong": each level is a player of its own)."""
 
     game = models.CharField(max_length=20, choices=game_choices)
     user = models.ForeignKey(

@@ -6,12 +6,18 @@ no page open. Each pass runs the sweep (tables.play.services.clock.sweep) on a t
 until the next thing is due, or `TABLE_CLOCK_SECONDS` at most (another process may have made something
 due); a commit of this process that makes something due sooner wakes it at once (`wake`), which is what
 paces bots to the table's speed. A pass that fails is logged and the next one retries.
+
+Features that play may not import give the clock work of their own (`add_job`, from `TablesConfig.ready`: the
+invitations end those that ran out of time and tell the invited member's lobby). Each pass runs play's sweep,
+then every job, each in its own try (`run_pass`): one that fails is logged under its name and keeps none of the
+others from running, and the next pass runs it again. A job says when it next needs a look, as the sweep does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -25,6 +31,32 @@ from config.asgi_handler import kept_threads
 log = logging.getLogger(__name__)
 
 Sweep = Callable[[], "datetime | None"]
+Job = Sweep  # a feature's work on each pass: does what is due, returns when it next needs a look (None: no hurry)
+_jobs: dict[str, Job] = {}
+
+
+def add_job(name: str, job: Job) -> None:
+    """Have every pass of this process's clock run `job` too (once per name; called at startup)."""
+    _jobs[name] = job
+
+
+def jobs() -> dict[str, Job]:
+    return dict(_jobs)
+
+
+def run_pass(sweep: Sweep, *, jobs: dict[str, Job] | None = None) -> datetime | None:
+    """One pass: play's sweep ("tables"), then each job; returns the soonest time any of them asked to look again.
+    A part that raises is logged with its name and left for the next pass; the others run all the same."""
+    soonest: datetime | None = None
+    for name, work in [("tables", sweep), *(_jobs if jobs is None else jobs).items()]:
+        try:
+            due = work()
+        except Exception:  # what is due stays due: the next pass (TABLE_CLOCK_SECONDS at most) runs it again
+            log.exception("table clock: %s failed; the next pass tries again", name)
+            continue
+        if due is not None and (soonest is None or due < soonest):
+            soonest = due
+    return soonest
 
 
 class Clock:
@@ -94,7 +126,7 @@ def start_table_clock() -> None:
     """What the process starts when it serves (registered in `TablesConfig.ready`)."""
     from tables.play.services.clock import sweep  # here, not above: the services wake this module's clock
 
-    start(sweep)
+    start(functools.partial(run_pass, sweep))
 
 
 def wake(at: datetime) -> None:

@@ -22,3 +22,11 @@ match_ended = Signal()
 `seats` (in position order, read under the table's lock) and `now` (when it ended). The ledger records the
 match's result from it; like `round_finished` it is sent with `send`, so a receiver that fails rolls the end back.
 """
+
+table_stopped_waiting = Signal()
+"""Sent inside the transaction in which an open table stops waiting for players, with `table` and `ending`:
+"started" (the seat that filled it began the match: `begin_match`; the table's status is written later in the
+same transaction) or "closed" (the last member left it, or an admin closed it; an admin's close of a running table
+sends it too, harmlessly). Invitations end theirs here, so an invited member's lobby stops offering the seat as
+the table starts or closes, not at the next reload. Sent with `send`: a receiver that fails rolls the change back.
+"""

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from tables.models import Rating, RatingChange
+from tables.play.bot_names import bot_player_name
 from tables.ratings.services.ratings import ordinal
 
 
@@ -22,6 +23,7 @@ class RatingRow:
     mu: float
     sigma: float
     matches: int
+    bot: str = ""  # a bot's level ("easy", "normal", "strong"), as recorded
 
     @property
     def is_bot(self) -> bool:
@@ -53,15 +55,12 @@ def ordinal_text(value: float) -> str:
 
 
 def row_for(rating: Rating) -> RatingRow:
+    """A member's row by their name; a bot level's as "Easy bot" in the reader's language (tables.play.bot_names)."""
     if rating.user_id is None:
-        return RatingRow(name=bot_name(rating.bot), username=None, mu=rating.mu, sigma=rating.sigma,
-                         matches=rating.matches)
+        return RatingRow(name=bot_player_name(rating.bot), username=None, mu=rating.mu, sigma=rating.sigma,
+                         matches=rating.matches, bot=rating.bot)
     return RatingRow(name=rating.user.shown_name, username=rating.user.username, mu=rating.mu, sigma=rating.sigma,
                      matches=rating.matches)
-
-
-def bot_name(name: str) -> str:
-    return name[:1].upper() + name[1:]
 
 
 def game_ratings(*, game: str) -> list[RatingRow]:

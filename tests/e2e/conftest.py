@@ -8,7 +8,7 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from channels_redis.core import RedisChannelLayer
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
+from tests.e2e.timings import TITLE, Timings
 from tests.servers import ROOT, Daphne, free_port, manage
 
 CHROMIUM = "/usr/bin/chromium"
@@ -29,6 +30,38 @@ DEMO_PASSWORD = "cardclub-demo"
 # What a member waits for (a table forming, a bot's reply pushed over the socket) arrives within a second on a
 # quiet machine; CI machines are often loaded, so assertions wait up to 20 s before they call it missing.
 expect.set_options(timeout=20_000)
+
+
+TIMINGS = pytest.StashKey[Timings]()
+Record = Callable[..., Any]
+
+
+def run_timings(config: pytest.Config) -> Timings:
+    """This run's figures (tests/e2e/timings.py), kept on the run's config for the terminal summary."""
+    if TIMINGS not in config.stash:
+        config.stash[TIMINGS] = Timings()
+    return config.stash[TIMINGS]
+
+
+@pytest.fixture
+def timings(request: pytest.FixtureRequest) -> Record:
+    """`timings(name, seconds, note=...)` keeps a figure the test measured: in var/e2e-timings.txt and in the run's
+    terminal summary, with the load average (a `print` would be captured, and lost when the test passes)."""
+    found = run_timings(request.config)
+
+    def record(name: str, seconds: float, *, note: str = "") -> None:
+        found.record(name, seconds, test=request.node.nodeid, note=note)
+
+    return record
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """The figures this run measured, after the results (nothing when it measured none, as in the default tier)."""
+    lines = run_timings(config).summary() if TIMINGS in config.stash else []
+    if lines:
+        terminalreporter.write_sep("=", TITLE)
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,10 @@ serious or critical violation anywhere; moderate and minor ones, and what axe le
 are printed, not failed. axe does not check reflow, so the test does: at 390 px no page scrolls sideways.
 
 Besides each page as first opened, the states a member meets there: a refused log-in and sign-up (the form's
-errors), a saved profile (the site's messages), a replay at the deal, mid-round and at the end.
+errors), a saved profile (the site's messages), a replay at the deal, mid-round and at the end, the lobby's chat
+tab with a line in it, a table with its chat open and a line in it, and a private table's invitations panel as
+its creator sees it, a member invited and waiting. Club life's pages too: a member's profile (their own, with its
+rating charts, and another's), the ratings and the standings of every game.
 
 The table pages are scanned twice per game: while it is the member's turn (a new member of the test's own opens
 a table from the lobby's form, the other seats bots) and after the round (the member plays the round out by
@@ -45,6 +48,8 @@ SHORT_ROUNDS: dict[str, dict[str, str]] = {
 MOST_CLICKS = 300
 SHOTS = ROOT / "var" / "screenshots"
 SEEDED_MEMBER = "alice"  # played the seeded finished matches: her history has rows and replays
+# Set before any page script runs: the page's socket (lobby or table) is open, so what is sent over it is answered.
+SOCKET_OPEN = "document.addEventListener('htmx:wsOpen', function () { window.clubSocketOpen = true; });"
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,7 @@ class Scanner:
 
     def context(self, size: str, *, login: str | None) -> BrowserContext:
         context = self.chromium.new_context(viewport=VIEWPORTS[size])
+        context.add_init_script(SOCKET_OPEN)
         if login is not None:
             page = context.new_page()
             log_in(page, self.server, login)
@@ -157,19 +163,62 @@ class Scanner:
             page.context.close()
         return scans
 
+    def table_with_chat(self, size: str) -> Scan:
+        """A member's Hawsker table (bots, a long turn) with its chat open and a line said in it: on a phone the
+        chat is a fold below the board, closed until opened. (Opened from the lobby's form on a desktop: on a phone
+        the form is behind a tab.)"""
+        login = new_member(self.env)
+        url = self._made_on_a_desktop(login, lambda page: open_table_with_bots(page, self.server, "hawsker",
+                                                                                speed="normal"))
+        page = self.context(size, login=login).new_page()
+        try:
+            page.goto(url)
+            expect(page.locator("#live")).to_have_text("live")
+            fold = page.locator("details.chat-fold")
+            if fold.get_attribute("open") is None:
+                fold.locator("summary").click()
+            expect(fold).to_have_attribute("open", "")
+            say_in_chat(page, "chat-form-table", "Good luck, bots")
+            return self.scan(page, f"table-chat-{size}")
+        finally:
+            page.context.close()
+
+    def invitations_panel(self, size: str) -> Scan:
+        """The creator of a private Hawk table, with its invitations panel: one member invited and waiting."""
+        login = new_member(self.env)
+        url = self._made_on_a_desktop(login, partial(open_private_table_and_invite, self.server, SEEDED_MEMBER))
+        page = self.context(size, login=login).new_page()
+        try:
+            page.goto(url)
+            panel = page.locator("#invitations-panel")
+            expect(panel.locator("[data-status=pending]")).to_have_count(1)
+            expect(panel.locator("#invite-form")).to_be_visible()
+            panel.scroll_into_view_if_needed()
+            return self.scan(page, f"invitations-panel-{size}")
+        finally:
+            page.context.close()
+
+    def _made_on_a_desktop(self, login: str, make: Callable[[Page], str]) -> str:
+        """What `make` opens from the lobby (its form is behind a tab on a phone), as `login` on a desktop."""
+        context = self.context("desktop", login=login)
+        try:
+            return make(context.new_page())
+        finally:
+            context.close()
+
     def close(self) -> None:
         for context in [*self.members.values(), *self.strangers.values()]:
             context.close()
 
 
-def open_table_with_bots(page: Page, server: Daphne, game: str) -> str:
+def open_table_with_bots(page: Page, server: Daphne, game: str, *, speed: str = "instant") -> str:
     """The lobby's new-table form with its defaults, short rounds, bots at once and playing instantly."""
     page.goto(f"{server.url}/lobby/")
     with page.expect_response(lambda response: "/lobby/new/" in response.url):
         page.select_option("#id_game", game)
     form = page.locator(f"#new-table[data-game={game}]")
     expect(form).to_be_attached()
-    form.locator("[name=bot_speed]").select_option("instant")
+    form.locator("[name=bot_speed]").select_option(speed)
     for name, value in SHORT_ROUNDS[game].items():
         if value == "check":
             form.locator(f"[name={name}]").check()
@@ -179,6 +228,24 @@ def open_table_with_bots(page: Page, server: Daphne, game: str) -> str:
     form.locator("button[type=submit]").click()
     page.wait_for_url(f"{server.url}/t/**")
     expect(page.locator("#board")).to_be_visible()
+    return page.url
+
+
+def open_private_table_and_invite(server: Daphne, invited: str, page: Page) -> str:
+    """A private Hawk table for four from the lobby's form, and `invited` invited from its panel; returns its URL."""
+    page.goto(f"{server.url}/lobby/")
+    with page.expect_response(lambda response: "/lobby/new/" in response.url):
+        page.select_option("#id_game", "hawk")
+    expect(page.locator("#new-table[data-game=hawk]")).to_be_attached()
+    page.check("input[name=private]")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url(f"{server.url}/t/**")
+    panel = page.locator("#invitations-panel")
+    expect(panel.locator("#invite-form")).to_be_visible()
+    panel.locator("input[name=member]").fill(invited)
+    with page.expect_response(lambda response: "/invitations/new/" in response.url):
+        panel.locator("button[type=submit]").click()
+    expect(panel.locator("[data-status=pending]")).to_have_count(1)
     return page.url
 
 
@@ -228,6 +295,26 @@ def first_fair_deal(scanner: Scanner, size: str) -> str:
         page.close()
 
 
+def say_in_chat(page: Page, form: str, text: str) -> None:
+    """A line in a chat (the lobby's or the table's form), shown back in its log: the log is scanned with a line."""
+    chat = page.locator(f"#{form}")
+    chat.locator("input[name=text]").fill(text)
+    chat.locator("button[type=submit]").click()
+    expect(chat.locator("input[name=text]")).to_have_value("")  # the server took it
+    expect(page.locator(".chat-lines .chat-line", has_text=text).first).to_be_visible()
+
+
+def lobby_chat(page: Page) -> None:
+    """The lobby's chat: on a phone its tab chosen (the panels are tabs there), then a line said in it."""
+    page.wait_for_function("() => window.clubSocketOpen === true")
+    tab = page.locator("#tab-chat")
+    if tab.is_visible():
+        tab.click()
+        expect(tab).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#panel-chat")).to_be_visible()
+    say_in_chat(page, "chat-form-lobby", f"Hello from the {page.viewport_size['width']} px lobby")
+
+
 def wrong_password(page: Page) -> None:
     page.fill("input[name=login]", "nobody-here")
     page.fill("input[name=password]", "not-the-password")
@@ -262,6 +349,11 @@ PAGES: list[tuple[str, str, Where, Action | None]] = [
     ("replay-end", "member", partial(replay_path, where="end"), None),
     ("fair-deal", "member", first_fair_deal, None),
     ("standings", "member", "/standings/", None),
+    *[(f"standings-{game}", "member", f"/standings/?game={game}", None) for game in GAMES],
+    *[(f"ratings-{game}", "member", f"/ratings/?game={game}", None) for game in GAMES],
+    ("member-profile-own", "member", f"/members/{SEEDED_MEMBER}/", None),
+    ("member-profile-other", "member", "/members/bob/", None),
+    ("lobby-chat", "member", "/lobby/", lobby_chat),
     ("rules", "stranger", "/rules/", None),
     *[(f"rules-{game}", "stranger", f"/rules/{game}/", None) for game in GAMES],
     ("login", "stranger", "/accounts/login/", None),
@@ -304,3 +396,13 @@ def test_no_serious_or_critical_violations_on_the_page(scanner: Scanner, name: s
 def test_no_serious_or_critical_violations_at_the_table(scanner: Scanner, game: str, size: str,
                                                         moment: str) -> None:
     check(scanner, f"table-{game}-{moment}-{size}", scanner.table(game)[f"{moment}-{size}"])
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_no_serious_or_critical_violations_at_a_table_with_its_chat_open(scanner: Scanner, size: str) -> None:
+    check(scanner, f"table-chat-{size}", scanner.table_with_chat(size))
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_no_serious_or_critical_violations_in_the_creator_s_invitations_panel(scanner: Scanner, size: str) -> None:
+    check(scanner, f"invitations-panel-{size}", scanner.invitations_panel(size))

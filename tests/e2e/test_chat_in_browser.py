@@ -46,7 +46,8 @@ def test_two_members_chat_at_a_table_and_see_each_others_lines_live(browser, ser
     expect(x.locator("#chat-lines-table .chat-line").last.locator(".chat-text")).to_have_text("Thanks, you too")
     expect(x.locator("#chat-lines-table .chat-line")).to_have_count(2)  # each line once
     expect(y.locator("#chat-lines-table .chat-line")).to_have_count(2)
-    expect(x.locator("#chat-lines-table")).to_have_attribute("role", "log")
+    expect(x.locator("#chat-log-table")).to_have_attribute("role", "log")  # a live region around the list of lines
+    expect(x.locator("#chat-log-table > ol#chat-lines-table > li.chat-line")).to_have_count(2)
     expect(x.get_by_label("Say something to the table")).to_be_visible()
 
     # A line too long is refused with a message and kept in the input, to be shortened.

@@ -110,3 +110,35 @@ def test_a_member_invites_two_by_name_and_each_takes_the_seat_from_the_lobby(bro
     expect(host_phone.locator("#invitations-panel #invite-form")).to_be_visible()
     host_phone.locator("#invitations-panel").scroll_into_view_if_needed()
     host_phone.screenshot(path=str(shots / "invitations-table-phone.png"), full_page=True)
+
+
+def test_an_invitation_whose_table_starts_leaves_the_open_lobby_without_a_reload(browser, server, e2e_env, shots):
+    """The host fills a private Hawsker table for two with a bot instead: the table starts, and the invited member's
+    open lobby drops "Take the seat" and says why, pushed over its socket (issue 19: it stayed until a reload)."""
+    (host_login, host_name), (guest_login, guest_name) = make_members(e2e_env, "Horatio", "Griselda")
+    host = page_for(browser, server, host_login, DESKTOP)
+    guest = page_for(browser, server, guest_login, PHONE)
+    lobby_live(guest, server)
+    host.goto(f"{server.url}/lobby/")
+    with host.expect_response(lambda response: "/lobby/new/" in response.url):
+        host.select_option("#id_game", "hawsker")
+    host.wait_for_selector("#new-table[data-game=hawsker]", state="attached")
+    host.check("input[name=private]")
+    host.click("#new-table button[type=submit]")
+    host.wait_for_url(re.compile(r".*/t/[^/]+/$"))
+    panel = host.locator("#invitations-panel")
+    panel.locator("input[name=member]").fill(guest_name)
+    with host.expect_response(lambda response: "/invitations/new/" in response.url):
+        panel.locator("button[type=submit]").click()
+    expect(guest.get_by_role("button", name="Take the seat")).to_have_count(1)
+
+    add_bot = host.get_by_role("button", name="Add a bot")
+    expect(add_bot).to_be_enabled()  # htmx is ready on the host's board
+    add_bot.click()  # the table is full: it starts without the guest
+    expect(host.locator("#board [data-presence=bot]")).to_have_count(1)
+    notice = guest.locator("#notices [data-notice=invitation-table_started]")
+    expect(notice).to_contain_text("has started without you")
+    expect(notice).to_contain_text(host_name)  # the table is the host's, by name
+    expect(guest.get_by_role("button", name="Take the seat")).to_have_count(0)
+    expect(guest.locator("#invitations")).to_be_hidden()  # nothing left to answer: the list hides itself
+    guest.screenshot(path=str(shots / "invitations-table-started-phone.png"), full_page=False)

@@ -33,7 +33,7 @@ GRACE_SECONDS = 3
 LEAVE = re.compile(r"^Leave \(")
 
 # Each board the page shows, once per version, in the order shown: its version, the seat to act, and each
-# seat's position, cards held and presence; `at` is the page's clock (for the printed measurements only).
+# seat's position, cards held and presence; `at` is the page's clock (for the recorded timings only).
 RECORD_BOARDS = """
 (() => {
   if (window.__boards) return;
@@ -149,7 +149,7 @@ def play_until_turn_of(position: int, mover: Page, watcher: Page) -> None:
 
 
 def test_an_offline_member_is_shown_so_the_bot_plays_for_them_after_the_grace_and_they_come_back(
-        browser, server, e2e_env, shots) -> None:
+        browser, server, e2e_env, shots, timings) -> None:
     x, y, url = two_members_at_puskiyon(browser, server, e2e_env)
     x_seat, y_seat = my_position(x), my_position(y)
     expect(seat(y, x_seat)).to_have_attribute("data-presence", "online")
@@ -186,9 +186,11 @@ def test_an_offline_member_is_shown_so_the_bot_plays_for_them_after_the_grace_an
     assert all(line["presence"] == "offline" for line in x_line[first_offline:]), shown
     offline_after = (shown[first_offline]["at"] - closed_at) / 1000
     moved_after = (shown[first_moved]["at"] - closed_at) / 1000
-    print(f"\nclose -> X shown offline: {offline_after:.1f} s ({seen_offline:.1f} s as the test saw it);"
-          f" close -> the bot's move for X: {moved_after:.1f} s; Y's turn again seen after {seen_bot_move:.1f} s"
-          f" (offline after 2 s, grace {GRACE_SECONDS} s; boards between: {first_moved - first_offline})")
+    timings("CLOSE_TO_SHOWN_OFFLINE_SECONDS", offline_after,
+            note=f"{seen_offline:.1f} s as the test saw it; shown offline after 2 s by design")
+    timings("CLOSE_TO_BOT_MOVE_SECONDS", moved_after,
+            note=f"grace {GRACE_SECONDS} s; Y's turn again seen after {seen_bot_move:.1f} s; "
+                 f"boards between: {first_moved - first_offline}")
     screenshots(y, shots, "table-life-offline-member")
 
     # X opens the table again: online for Y at once, and X's own turn is X's to play, not the bot's.

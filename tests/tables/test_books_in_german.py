@@ -39,7 +39,8 @@ ENGLISH = [
     "Download as CSV", "Statements for everyone", "Who pays whom", "Past settlements", "Mark settled",
     "Since the last settlement", "Settling up", "Club nights", "Saved nights", "Recorded by", "Ledger entries",
     "Balances per member", "Export these entries", "Record a Sheepshead hand", "Record a Hawk round",
-    "Home</a>", "Bots (the house)", "(you)", "hand; change in the period", "hands; change in the period",
+    "Home</a>", "Bots (the house)", "Easy bot", "Normal bot", "Strong bot", "(you)", "hand; change in the period",
+    "hands; change in the period",
     "Club night of", "Open a club night", "Sums of ledger entries", "Choose a game and a period",
 ]
 
@@ -115,7 +116,7 @@ def test_a_members_pages_of_the_books_are_german(club, books) -> None:
     assert "Meine Spiele" in history and "Laufender Saldo" in history and "+12,50 $" in history
     assert "$12.50" not in history
     standings = ann.get(pages["standings"]).content.decode()
-    assert "Tabelle: Sheepshead" in standings and "Bots (die Bank)" in standings
+    assert "Tabelle: Sheepshead" in standings and "Leichter Bot" in standings  # the house, by its bots' level
     assert "War das Geben das vorher festgelegte?" in ann.get(pages["fair deal"]).content.decode()
     assert "Mitglied seit" in ann.get(pages["profile"]).content.decode()
 

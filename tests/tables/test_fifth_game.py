@@ -101,7 +101,7 @@ def test_the_fifth_game_is_offered_created_played_and_settled_through_the_web(fi
     assert f'<td class="num balance">{points_text(mine, signed=True)}</td>' in history
     standings = client.get(reverse("standings"), {"game": KEY}).content.decode()
     assert "Standings: Little Tricks" in standings
-    assert re.findall(ROW_NAME, standings) == ["Alice (you)", "Bots (the house)"]
+    assert re.findall(ROW_NAME, standings) == ["Alice (you)", "Normal bot"]  # the form's bots: normal
     assert client.get(reverse("round_replay", args=[round_.pk])).status_code == 200
     fair = client.get(reverse("fair_deal", args=[round_.pk]))
     assert fair.status_code == 200

@@ -1,20 +1,29 @@
 """Inviting a member to a private table and every answer to it. Each function is one transaction.
 
 An invitation ends when it is answered, withdrawn, runs out of time (INVITATION_MINUTES) or its table starts or
-closes. Nothing in the browser ends it: stale ones are marked here, lazily, whenever an invitation of that table or
-member is written or listed (`expire_stale`), so no page ever offers a seat that is gone and the one-pending-per-
-member constraint never meets a dead row. Invitations lock their table first (as play's services do), then
-themselves, so two answers to one table are taken one after the other.
+closes. Nothing in the browser ends it, and the invited member's open lobby is told of every end (its notice and
+list are pushed to their lobby socket), so "Take the seat" never stays offered for a seat that is gone:
+- the table starting or closing ends its invitations in the very transaction (play's `table_stopped_waiting`,
+  received by tables.invitations.receivers: `end_with_table`);
+- running out of time is noticed by the server, on the table clock every serving process runs (tables.play.
+  background; `EndedInvitations` is its job, registered in `TablesConfig.ready`), within a second of the time;
+- and readers still mark what ended whenever an invitation of that table or member is written or listed
+  (`expire_stale`, `mark_ended`), so a page is right even before the clock's pass, and the one-pending-per-member
+  constraint never meets a dead row.
+Whoever marks an invitation ended (a conditional UPDATE from "pending") is the one who tells the lobby: once.
+Invitations lock their table first (as play's services do), then themselves, so two answers to one table are
+taken one after the other.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -53,28 +62,82 @@ def stale_filter(now: object) -> Q:
     return Q(status=Status.PENDING) & (Q(expires_at__lte=now) | ~Q(table__status=Table.Status.OPEN))
 
 
-def expire_stale(*, table_id: int | None = None, user_id: int | None = None) -> int:
-    """Mark ended invitations expired (of one table, one invited member, or all: the sweep); returns how many.
-    A read, and only when something ended one conditional UPDATE (no transaction of its own: on SQLite that would
-    take the writer's lock on every lobby page), so it is safe to run from any number of readers at once."""
+def _how_it_ended(invitation: Invitation, ending: str | None) -> tuple[str, str]:
+    """(the status, the lobby notice's kind) of a pending invitation that ended unanswered. `ending` is the table's
+    ("started", "closed") when the caller knows it; else the table's status says (a table still open: time ran out).
+    A member who sat down at the table by its link while invited has answered it: accepted."""
+    table = invitation.table
+    if ending is None:
+        if table.status == Table.Status.OPEN:
+            return Status.EXPIRED, "expired"
+        ending = "closed" if table.status == Table.Status.ABANDONED else "started"
+    if Seat.objects.filter(table_id=table.pk, user_id=invitation.invited_id).exists():
+        return Status.ACCEPTED, "answered"
+    return Status.EXPIRED, "table_started" if ending == "started" else "table_closed"
+
+
+def end_invitations(invitations: Iterable[Invitation], *, ending: str | None = None) -> int:
+    """Mark these pending invitations ended (each by a conditional UPDATE, so of two processes or readers only one
+    ends it) and tell each invited member's lobby, after commit; returns how many this call ended. No transaction of
+    its own: inside a service's it commits with it; from a reader each UPDATE is its own (a transaction around every
+    lobby page would take SQLite's writer's lock), and only when something ended."""
+    ended = 0
     now = timezone.now()
-    query = Invitation.objects.filter(stale_filter(now))
+    for invitation in invitations:
+        status, kind = _how_it_ended(invitation, ending)
+        if Invitation.objects.filter(pk=invitation.pk, status=Status.PENDING).update(status=status, answered_at=now):
+            invitation.status, invitation.answered_at = status, now
+            push.answered(invitation, kind=kind)
+            ended += 1
+    return ended
+
+
+def expire_stale(*, table_id: int | None = None, user_id: int | None = None) -> int:
+    """End the invitations that ended unanswered (of one table, one invited member, or all); returns how many.
+    A read, and only when something ended a conditional UPDATE each (see `end_invitations`), so it is safe to run
+    from any number of readers at once."""
+    query = Invitation.objects.filter(stale_filter(timezone.now()))
     if table_id is not None:
         query = query.filter(table_id=table_id)
     if user_id is not None:
         query = query.filter(invited_id=user_id)
-    ids = list(query.values_list("pk", flat=True))
-    if not ids:
-        return 0
-    return Invitation.objects.filter(pk__in=ids, status=Status.PENDING).update(status=Status.EXPIRED, answered_at=now)
+    return end_invitations(query.select_related("table", "invited_by"))
 
 
-def mark_expired(*, ids: list[int]) -> int:
-    """Mark these invitations expired, if still pending (a reader found them ended: `selectors.has_ended`)."""
-    if not ids:
-        return 0
-    return Invitation.objects.filter(pk__in=ids, status=Status.PENDING).update(
-        status=Status.EXPIRED, answered_at=timezone.now())
+def mark_ended(invitations: list[Invitation]) -> int:
+    """End these invitations, if still pending (a reader found them ended: `selectors.has_ended`)."""
+    return end_invitations(invitations) if invitations else 0
+
+
+def end_with_table(*, table: Table, ending: str) -> int:
+    """The table stopped waiting for players ("started" or "closed"), in the caller's transaction: its pending
+    invitations end with it (accepted for a member now seated there), and each invited member's lobby is told."""
+    pending = Invitation.objects.filter(table_id=table.pk, status=Status.PENDING).select_related("table", "invited_by")
+    return end_invitations(pending, ending=ending)
+
+
+LOOK_EVERY = timedelta(seconds=15)  # besides the next expiry it knows of: invitations another process made
+
+
+class EndedInvitations:
+    """The table clock's job (tables.play.background): invitations that ran out of time, or whose table stopped
+    waiting without telling this process, are ended and their lobbies told. It looks at the next expiry it knows
+    of, and every `LOOK_EVERY` besides (another process may have made an invitation that ends sooner); between
+    looks a pass costs nothing. A look that fails leaves it due, so the next pass (a second later) looks again."""
+
+    def __init__(self) -> None:
+        self.next_look: datetime | None = None
+
+    @push.batched
+    def __call__(self) -> datetime | None:
+        now = timezone.now()
+        if self.next_look is not None and now < self.next_look and self.next_look - now <= LOOK_EVERY:
+            return self.next_look
+        self.next_look = None  # due until this look has succeeded
+        expire_stale()
+        soonest = Invitation.objects.filter(status=Status.PENDING).aggregate(soonest=Min("expires_at"))["soonest"]
+        self.next_look = min(t for t in (soonest, now + LOOK_EVERY) if t is not None)
+        return self.next_look
 
 
 def ensure_may_invite(table: Table, inviter: User) -> None:
@@ -177,11 +240,13 @@ def accept(*, invitation_id: int, user: User) -> Answer:
                 _end(invitation, Status.EXPIRED)
                 push.answered(invitation)
         else:
-            _end(invitation, Status.ACCEPTED)
-            push.answered(invitation)
+            # The seat may have filled the table: it started, and its end (`end_with_table`, in this transaction)
+            # answered this invitation, the member being seated, and ended the others.
+            invitation.refresh_from_db(fields=["status"])
+            if invitation.status == Status.PENDING:
+                _end(invitation, Status.ACCEPTED)
+                push.answered(invitation)
             table.refresh_from_db()
-            if table.status != Table.Status.OPEN:  # the seat filled the table: it started, the rest are over
-                _expire_others(table, invitation)
     if refusal is not None:
         raise InvitationError(str(refusal)) from None
     return Answer(invitation, table)
@@ -191,13 +256,6 @@ def _has_room(table: Table) -> bool:
     table.refresh_from_db(fields=["status"])
     return table.status == Table.Status.OPEN and Seat.objects.filter(
         table=table, user__isnull=True, is_bot=False).exists()
-
-
-def _expire_others(table: Table, taken: Invitation) -> None:
-    others = list(Invitation.objects.filter(table=table, status=Status.PENDING).exclude(pk=taken.pk))
-    for other in others:
-        _end(other, Status.EXPIRED)
-        push.answered(other, kind="table_started")
 
 
 def _expire_for(invitation_id: int) -> None:

@@ -23,7 +23,6 @@ from tables.models import Match, MatchPlace, MatchResult, Seat, Table
 from tables.play.services.errors import TableError
 from tables.play.services.play import locked_table, seats_at
 
-BOT_RATING_NAME = "bot"  # one rating name for every bot of a game, for now (bot levels would each get theirs)
 ENDINGS = (MatchResult.Ending.PLAYED, MatchResult.Ending.CLOSED)
 
 
@@ -46,7 +45,9 @@ def record_match(
     No result (None) when no round of the match finished with a result (closed during its first round, or
     every finished round voided): with no totals there is nobody to rank. `won` is the rules' winners (the
     engine's `match_winners`) for a match played out; for one cut short by a closing, the seats in first place
-    on the totals so far. A seat played by the bot for a member who left is still the member's."""
+    on the totals so far. A seat played by the bot for a member who left is still the member's. A bot's seat
+    records the level the bot played it at (`bot`: "easy", "normal", "strong"; bot seats keep their level once the
+    match has started), which is also the player the ratings rate it as (tables.play.bot_names)."""
     if ending not in ENDINGS:
         raise ResultError(f"A match ends played out or closed, not {ending!r}.")
     if MatchResult.objects.filter(match=match).exists():
@@ -76,7 +77,7 @@ def record_match(
             if seat.user_id is None and not seat.is_bot:
                 raise ResultError(f"Seat {position + 1} of {table} is empty: a match needs a player in every seat.")
             rows.append(MatchPlace(
-                result=result, seat=position, user_id=seat.user_id, bot="" if seat.user_id else BOT_RATING_NAME,
+                result=result, seat=position, user_id=seat.user_id, bot="" if seat.user_id else seat.level_at(table),
                 total=total, place=places[position], won=position in winners,
             ))
         MatchPlace.objects.bulk_create(rows)

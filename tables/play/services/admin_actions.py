@@ -21,7 +21,7 @@ from tables.models import Match, Round, Seat, Table
 from tables.play import push
 from tables.play.services.errors import NotAllowed, StaleVersion, TableError
 from tables.play.services.play import Live, deal_in_place_of_voided, locked_table, seats_at
-from tables.play.signals import match_ended
+from tables.play.signals import match_ended, table_stopped_waiting
 
 REASON_MAX = 300
 ENDED = (Table.Status.FINISHED, Table.Status.ABANDONED)
@@ -52,6 +52,7 @@ def close_table(*, table_id: int, admin: User, reason: str) -> Table:
         table.refresh_from_db()
         if match is not None:  # an open table had no match to end
             match_ended.send(sender=Match, match=match, table=table, seats=seats_at(table), ending="closed", now=now)
+        table_stopped_waiting.send(sender=Table, table=table, ending="closed")
         push.table_changed(table)
         push.lobby_changed()
     return table

@@ -39,7 +39,7 @@ from tables.models import Match, Move, Round, Seat, Table, TableSocket
 from tables.play import background, move_log, pace, push, snapshots
 from tables.play.selectors import name_seats, seat_label
 from tables.play.services.errors import IllegalPlay, NoSuchTable, NotSeated, StaleVersion, TableError
-from tables.play.signals import match_ended, round_finished
+from tables.play.signals import match_ended, round_finished, table_stopped_waiting
 from tables.play.snapshots import TableSnapshot
 
 NEXT_ROUND_PAUSE = timedelta(seconds=20)
@@ -425,6 +425,7 @@ def begin_match(table: Table, seats: list[Seat] | None = None) -> None:
         seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
     _expect_members(table, seats)
     _deal(table=table, match=match, game=game, config=config, engine_match=engine_match, seats=seats, number=1)
+    table_stopped_waiting.send(sender=Table, table=table, ending="started")
 
 
 def _expect_members(table: Table, seats: list[Seat]) -> None:

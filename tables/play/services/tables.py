@@ -24,6 +24,7 @@ from tables.play import push
 from tables.play.pace import GRACE_RANGE
 from tables.play.services.errors import NotAllowed, NotSeated, TableError, TableFull
 from tables.play.services.play import Live, begin_match, locked_table, seat_of, seats_at
+from tables.play.signals import table_stopped_waiting
 from tables.play.table_names import english_name, shown_name
 
 TURN_SECONDS_RANGE = (10, 600)
@@ -192,6 +193,7 @@ def leave_table(*, table_id: int, user: User) -> None:
                                                    gone_at=None)
             if not Seat.objects.filter(table=table, user__isnull=False).exists():
                 Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED, finished_at=timezone.now())
+                table_stopped_waiting.send(sender=Table, table=table, ending="closed")
             _bump(table)
             push.table_changed(table)
             push.lobby_changed()

@@ -10,12 +10,13 @@ Why it is built this way:
 - The update itself (`update`) is a pure function of the places and the ratings before, shared by
   `rate_match` and the rebuild: the same floats in, the same operations in the same order, the same floats
   out. That is what lets the rebuild compare with `==`.
-- Bots are rated (one rating per game and bot name), so beating them means something. A bot holding several
-  seats of one match is one player: every seat is rated from the bot's rating before the match (as if copies
-  of one skill sat there), and the bot's new mu and sigma are the means of its seats' new values. Applying
-  the seats one after another would count the match several times and make the result depend on seat order;
-  the mean is order-free, takes each seat as an equal observation, and moves the bot as far as one seat
-  would if its seats did alike.
+- Bots are rated, one rating per game and bot level ("easy", "normal", "strong": the level each bot seat played
+  at, recorded on its place), so beating the strong bot and beating the easy one are told apart and a member's
+  rating against bots means something. A level holding several seats of one match is one player: every seat
+  is rated from the level's rating before the match (as if copies of one skill sat there), and its new mu and
+  sigma are the means of its seats' new values. Applying the seats one after another would count the match
+  several times and make the result depend on seat order; the mean is order-free, takes each seat as an equal
+  observation, and moves the level as far as one seat would if its seats did alike.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6, 
 DEFAULT_MU = MODEL.mu
 DEFAULT_SIGMA = MODEL.sigma
 
-PlayerKey = tuple[str, int | str]  # ("member", user id) or ("bot", bot name)
+PlayerKey = tuple[str, int | str]  # ("member", user id) or ("bot", the bot's level)
 
 
 class RatingError(Exception):
@@ -72,8 +73,8 @@ def player_key(place: MatchPlace) -> PlayerKey:
 def update(places: Sequence[MatchPlace], before: dict[PlayerKey, Skill]) -> dict[PlayerKey, Skill]:
     """Each player's skill after the match: seats in seat order, ranks = places (a shared place is a tie).
 
-    `before` holds every player of the match (new players at `NEW_PLAYER`). A player with several seats (a bot)
-    gets the mean of its seats' new values (see the module's docstring)."""
+    `before` holds every player of the match (new players at `NEW_PLAYER`). A player with several seats (a bot
+    level) gets the mean of its seats' new values (see the module's docstring)."""
     seats = sorted(places, key=lambda p: p.seat)
     keys = [player_key(p) for p in seats]
     teams = [[MODEL.rating(mu=before[k].mu, sigma=before[k].sigma)] for k in keys]

@@ -4,6 +4,10 @@ The ratings are a fold over each game's results in `rating_seq` order (see `rati
 from new players must give exactly the stored floats. A result recorded without a seq (before ratings
 existed, or by a path that did not rate it) is taken after the rated ones, oldest first, and given its seq
 when the rebuild writes. Written under every game's lock, in one transaction: a match ending meanwhile waits.
+
+A migration that changes who the players of recorded matches are (0018: each bot level a player of its own) runs
+the same rebuild on its historical models (`Models.of(apps)`), so the database it leaves is one the rebuild finds
+nothing to change in.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 
@@ -30,6 +35,23 @@ from tables.ratings.services.ratings import (
 RatingKey = tuple[str, PlayerKey]  # (game, player)
 
 
+@dataclass(frozen=True)
+class Models:
+    """The model classes the rebuild reads and writes: the app's own, or a migration's historical ones."""
+
+    MatchResult: Any
+    Rating: Any
+    RatingChange: Any
+
+    @classmethod
+    def of(cls, apps: Any) -> Models:
+        return cls(apps.get_model("tables", "MatchResult"), apps.get_model("tables", "Rating"),
+                   apps.get_model("tables", "RatingChange"))
+
+
+APP_MODELS = Models(MatchResult, Rating, RatingChange)
+
+
 @dataclass
 class Rebuilt:
     """What the matches say, and how the stored rows differ from it."""
@@ -46,24 +68,25 @@ class _Expected:
     new_seqs: dict[int, int] = field(default_factory=dict)  # result id -> the seq it is given
 
 
-def rebuild_ratings(*, write: bool) -> Rebuilt:
+def rebuild_ratings(*, write: bool, models: Models = APP_MODELS) -> Rebuilt:
     """Replay every game's matches; with `write`, make the stored ratings and changes exactly the replay's."""
     with transaction.atomic():
-        for game in sorted(set(MatchResult.objects.values_list("game", flat=True))):
+        for game in sorted(set(models.MatchResult.objects.values_list("game", flat=True))):
             lock_game(game)
-        expected, report = _replay()
-        stored_ratings = {_rating_key(r): r for r in Rating.objects.all()}
-        stored_changes = {(c.result_id, _player(c.rating)): c for c in RatingChange.objects.select_related("rating")}
+        expected, report = _replay(models)
+        stored_ratings = {_rating_key(r): r for r in models.Rating.objects.all()}
+        stored_changes = {(c.result_id, _player(c.rating)): c
+                          for c in models.RatingChange.objects.select_related("rating")}
         _compare(expected, stored_ratings, stored_changes, report)
         if write and report.differences:
-            _write(expected, stored_ratings, stored_changes)
+            _write(expected, stored_ratings, stored_changes, models)
             report.written = True
         return report
 
 
-def _replay() -> tuple[_Expected, Rebuilt]:
+def _replay(models: Models) -> tuple[_Expected, Rebuilt]:
     expected, report = _Expected(), Rebuilt()
-    results = MatchResult.objects.prefetch_related("places")
+    results = models.MatchResult.objects.prefetch_related("places")
     ordered = list(results.filter(rating_seq__isnull=False).order_by("game", "rating_seq"))
     unrated = list(results.filter(rating_seq__isnull=True).order_by("game", "finished_at", "pk"))
     last_seq: dict[str, int] = defaultdict(int)
@@ -129,31 +152,33 @@ def _compare(expected: _Expected, ratings: dict[RatingKey, Rating], changes: dic
                                   "that the match does not give")
 
 
-def _write(expected: _Expected, ratings: dict[RatingKey, Rating], changes: dict) -> None:
-    RatingChange.objects.filter(pk__in=[changes[k].pk for k in changes.keys() - expected.changes.keys()]).delete()
-    Rating.objects.filter(pk__in=[ratings[k].pk for k in ratings.keys() - expected.ratings.keys()]).delete()
+def _write(expected: _Expected, ratings: dict[RatingKey, Rating], changes: dict, models: Models) -> None:
+    results, rating_rows, change_rows = models.MatchResult.objects, models.Rating.objects, models.RatingChange.objects
+    change_rows.filter(pk__in=[changes[k].pk for k in changes.keys() - expected.changes.keys()]).delete()
+    rating_rows.filter(pk__in=[ratings[k].pk for k in ratings.keys() - expected.ratings.keys()]).delete()
     for result_id, seq in expected.new_seqs.items():
-        MatchResult.objects.filter(pk=result_id).update(rating_seq=seq)
-    games_of: dict[int, str] = dict(MatchResult.objects.filter(
+        results.filter(pk=result_id).update(rating_seq=seq)
+    games_of: dict[int, str] = dict(results.filter(
         pk__in={result_id for result_id, _ in expected.changes}).values_list("pk", "game"))
     for key, (skill, count, when) in expected.ratings.items():
         game, (kind, who) = key
         rating = ratings.get(key)
         if rating is None:
             lookup = {"user_id": who} if kind == "member" else {"bot": who}
-            rating = ratings[key] = Rating.objects.create(game=game, mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, **lookup)
+            rating = ratings[key] = rating_rows.create(game=game, mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, **lookup)
         rating.mu, rating.sigma, rating.matches, rating.updated_at = skill.mu, skill.sigma, count, when
-    Rating.objects.bulk_update(list(ratings[k] for k in expected.ratings), ["mu", "sigma", "matches", "updated_at"])
+    rating_rows.bulk_update(list(ratings[k] for k in expected.ratings), ["mu", "sigma", "matches", "updated_at"])
     fresh, touched = [], []
     for (result_id, player), (before, after) in expected.changes.items():
         values = {"mu_before": before.mu, "sigma_before": before.sigma, "mu_after": after.mu,
                   "sigma_after": after.sigma}
         change = changes.get((result_id, player))
         if change is None:
-            fresh.append(RatingChange(result_id=result_id, rating=ratings[(games_of[result_id], player)], **values))
+            rating = ratings[(games_of[result_id], player)]
+            fresh.append(models.RatingChange(result_id=result_id, rating=rating, **values))
         else:
             for name, value in values.items():
                 setattr(change, name, value)
             touched.append(change)
-    RatingChange.objects.bulk_update(touched, ["mu_before", "sigma_before", "mu_after", "sigma_after"])
-    RatingChange.objects.bulk_create(fresh)
+    change_rows.bulk_update(touched, ["mu_before", "sigma_before", "mu_after", "sigma_after"])
+    change_rows.bulk_create(fresh)

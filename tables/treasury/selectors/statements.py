@@ -18,7 +18,7 @@ from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
 from tables.ledger.selectors import EntryAmounts, club_days, money_text
-from tables.models import LedgerEntry
+from tables.models import InPersonRecord, LedgerEntry
 from tables.play.selectors import round_headline
 
 
@@ -28,6 +28,7 @@ class StatementRow(EntryAmounts):
     balance: int  # the member's balance in this game after the entry
     where: str
     result: str
+    counts_hand: bool = False  # a hand the member played: a result, online or of a record that was not replaced
 
     @property
     def marker(self) -> str:
@@ -64,7 +65,9 @@ class GameStatement:
 
     @property
     def hands(self) -> int:
-        return sum(1 for row in self.rows if row.entry.kind == LedgerEntry.Kind.RESULT and not row.marker)
+        """Hands played, as the standings count them: a hand replaced in one step counts once, as its replacement
+        (for whoever played it in the replacement), never as the record it replaced."""
+        return sum(1 for row in self.rows if row.counts_hand)
 
     def text(self, amount: int) -> str:
         return money_text(amount, self.spec.unit)
@@ -148,6 +151,9 @@ def statement(*, member: User, game: str | None = None, start: date | None = Non
                    .select_related("round__match__table", "in_person__night", "made_by")
                    .order_by("created_at", "id"))
     names = _names_by_round({e.round_id for e in entries if e.round_id is not None})
+    replaced = set(InPersonRecord.objects.filter(
+        pk__in={e.in_person_id for e in entries if e.in_person_id is not None}, replaced_by__isnull=False,
+    ).values_list("pk", flat=True))
     sections: dict[str, GameStatement] = {}
     for spec in registry.all_specs():
         if (game and spec.key == game) or opening.get(spec.key):
@@ -159,8 +165,9 @@ def statement(*, member: User, game: str | None = None, start: date | None = Non
                 continue
             sections[entry.game] = GameStatement(spec=registry.spec(entry.game), opening=opening.get(entry.game, 0))
         running[entry.game] = running.get(entry.game, 0) + entry.amount
+        counts = entry.kind == LedgerEntry.Kind.RESULT and entry.in_person_id not in replaced
         sections[entry.game].rows.append(StatementRow(entry=entry, balance=running[entry.game], where=_where(entry),
-                                                      result=_result(entry, names)))
+                                                      result=_result(entry, names), counts_hand=counts))
     order = {key: index for index, key in enumerate(registry.game_keys())}
     return Statement(member=member, start=start, end=end,
                      games=sorted(sections.values(), key=lambda s: order.get(s.spec.key, len(order))))

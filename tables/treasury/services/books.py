@@ -208,7 +208,9 @@ def _check_balances(check: BooksCheck, game: str | None) -> None:
     for each in games:
         if not registry.known(each) or registry.spec(each).ranked_by != "total":
             continue  # standings by matches won show match totals, not the books
-        ranked = {(each, line.member_id): line.total for line in standings(game=each)}
+        ranked: dict[tuple[str, int | None], int] = defaultdict(int)
+        for line in standings(game=each):  # the house is one line per bot level: together, the bots' entries
+            ranked[(each, line.member_id)] += line.total
         for key in sorted(set(ranked) | {k for k in added if k[0] == each}, key=lambda k: k[1] or 0):
             if added.get(key, 0) != ranked.get(key, 0):
                 check.add("balance", _who(key), f"its entries add up to {added.get(key, 0)}; "

@@ -64,16 +64,16 @@ def test_my_history_filters_by_game_and_period(two_tables) -> None:
 def test_standings_show_every_member_per_game_and_the_house(two_tables) -> None:
     ann, _ben, cat, _shared, _alone = two_tables
     page = client_for(cat).get(reverse("standings"), {"game": "sheepshead"}).content.decode()
-    assert "Ann" in page and "Ben" in page and "Bots (the house)" in page
+    assert "Ann" in page and "Ben" in page and "Easy bot" in page
     rows = re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>', page)
-    assert sorted(rows) == sorted(["Ann", "Ben", "Bots (the house)"])
+    assert sorted(rows) == sorted(["Ann", "Ben", "Easy bot"])
     # Each member's name leads to their profile (two members may share a display name); the house has none.
     assert f'href="{reverse("member_profile", args=[ann.username])}">Ann</a>' in page
-    assert "Bots (the house)</th>" in page
+    assert '<tr class="house" data-bot-level="easy">' in page and "Easy bot</th>" in page
     counts = re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>\s*<td class="num">(\d+)</td>', page)
-    assert dict(counts) == {"Ann": "1", "Ben": "1", "Bots (the house)": "1"}  # rounds, not seats
+    assert dict(counts) == {"Ann": "1", "Ben": "1", "Easy bot": "1"}  # rounds, not seats
     hawk = client_for(ann).get(reverse("standings"), {"game": "hawk"}).content.decode()
-    assert re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>', hawk) == ["cat", "Bots (the house)"]
+    assert re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>', hawk) == ["cat", "Easy bot"]
     mine = client_for(cat).get(reverse("standings"), {"game": "hawk"}).content.decode()
     assert re.findall(r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>', mine)[0] == "cat (you)"
     assert "fewer points are better" in client_for(ann).get(reverse("standings"), {"game": "puskiyon"}).content.decode()

@@ -86,7 +86,7 @@ def test_balances_are_sums_of_entries_for_any_period(sheepshead_table) -> None:
     line = next(b for b in history.balances if b.game == "sheepshead")
     assert line.closing == total and line.rounds == 2
     assert history.rows[0].balance == total  # newest first: the running balance ends at the sum
-    assert standings(game="sheepshead")[-1].name.startswith("Bots")
+    assert standings(game="sheepshead")[-1].name == "Easy bot"  # the house, by the level its bots played at
     assert sum(s.total for s in standings(game="sheepshead")) == 0
     # An entry booked on another day counts in that day's period only.
     first = LedgerEntry.objects.filter(member=ann).order_by("id").first()

@@ -16,7 +16,7 @@ from django.utils import timezone
 from rules.engine import registry
 from rules.engine.api import Config
 from rules.engine.api import Match as EngineMatch
-from tables.ledger.services.results import BOT_RATING_NAME, ResultError, places_of, record_match
+from tables.ledger.services.results import ResultError, places_of, record_match
 from tables.ledger.signals import match_recorded
 from tables.models import Match, MatchPlace, MatchResult, Round, Table
 from tables.play.services import play
@@ -91,7 +91,7 @@ def test_a_match_played_out_records_its_totals_places_and_the_rules_winners_once
     assert result.finished_at == match.finished_at == table.finished_at
     places = places_of(final.totals, lower_is_better=spec.lower_is_better)
     assert lines(result) == [
-        (seat, alice.pk if seat == 0 else None, "" if seat == 0 else BOT_RATING_NAME, final.totals[seat],
+        (seat, alice.pk if seat == 0 else None, "" if seat == 0 else "easy", final.totals[seat],
          places[seat], seat in winners)
         for seat in range(len(final.totals))
     ]

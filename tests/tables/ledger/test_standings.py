@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.ledger.selectors import HOUSE, standings
+from tables.ledger.selectors import standings
 from tables.models import Match, MatchPlace, MatchResult, Season, Table
 from tests.tables.ledger_support import finished_table
 from tests.tables.play.table_life import fake_time
@@ -20,6 +20,7 @@ pytestmark = pytest.mark.django_db
 
 MAY_20 = datetime(2026, 5, 20, 17, 0, tzinfo=UTC)
 
+HOUSE = "Easy bot"  # the house's line when every bot played easy (each bot level is a line of its own)
 ROW_NAME = r'<th scope="row">(?:<a [^>]*>)?([^<]*)(?:</a>)?</th>'  # a standings row's name, linked or not
 
 
@@ -37,7 +38,7 @@ def a_result(game: str, when: datetime, *lines: tuple[object, int, bool], rounds
     result = MatchResult.objects.create(match=match, table=table, game=game, unit="points", ending=ending,
                                         rounds=rounds, finished_at=when)
     for seat, (member, total, won) in enumerate(lines):
-        MatchPlace.objects.create(result=result, seat=seat, user=member, bot="" if member else "bot", total=total,
+        MatchPlace.objects.create(result=result, seat=seat, user=member, bot="" if member else "easy", total=total,
                                   place=1 if won else 2, won=won)
     return result
 

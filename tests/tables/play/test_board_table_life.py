@@ -78,6 +78,11 @@ def text_of(html: str, wanted: str) -> str:
     return found[0][1]
 
 
+def spoken_text_of(html: str, wanted: str) -> str:
+    """The element's text as a screen reader reads it: what is `aria-hidden` (a card's symbols) is left out."""
+    return text_of(re.sub(r'<span aria-hidden="true">[^<]*</span>', "", html), wanted)
+
+
 def seat_of(html: str, position: int) -> tuple[dict[str, str | None], str]:
     return next((attrs, text) for attrs, text in elements(html, "seat") if attrs.get("data-seat") == str(position))
 
@@ -386,6 +391,9 @@ def test_the_trick_just_taken_stays_on_the_table_with_who_took_it(make_member, g
     html = board_html(table, members[0])
     assert 'class="trick last-trick"' not in html
     assert text_of(html, "last-trick-line").startswith(f"Last trick to {taker} ({count} {unit}): ")
+    # Who played which card, as a screen reader says it (the symbols are hidden from it, the names are not).
+    plays = ", ".join(f"M{played['seat']} played {face(played['card']).name}" for played in last["cards"])
+    assert spoken_text_of(html, "last-trick-line") == f"Last trick to {taker} ({count} {unit}): {plays}"
 
 
 # Totals once a round is over

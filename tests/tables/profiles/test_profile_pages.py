@@ -28,8 +28,8 @@ def played(make_member):
     ann, bob = make_member("ann", display_name="Ann Arbor"), make_member("bob")
     table = finished_table("hawsker", [ann, bob], bots=0)
     record_match("hawsker", [ann, bob], [7, 3], table=table, finished_at=days_ago(1))
-    record_match("hawsker", [ann, "bot"], [2, 5], finished_at=days_ago(2))
-    record_match("puskiyon", [ann, "bot", "bot", bob], [12, 30, 25, 40], finished_at=days_ago(3))
+    record_match("hawsker", [ann, "easy"], [2, 5], finished_at=days_ago(2))
+    record_match("puskiyon", [ann, "strong", "easy", bob], [12, 30, 25, 40], finished_at=days_ago(3))
     round_ids = set(Round.objects.filter(match__table=table, over=True).values_list("pk", flat=True))
     assert round_ids
     return ann, bob, round_ids
@@ -129,9 +129,10 @@ def test_the_ratings_page_lists_members_and_bots_by_rating(played, settings) -> 
     page = client_for(bob).get(reverse("ratings"), {"game": "puskiyon"}).content.decode()
     rows = re.findall(r"<tr[^>]*>\s*<td class=\"num\">(\d*)</td>\s*<th scope=\"row\">(.*?)</th>", page, re.S)
     names = [re.sub(r"<[^>]+>", "", name).strip() for _, name in rows]
-    # Puskiyon, lowest total first: Ann 12, bot 25 and 30 (one bot, two seats), Bob 40.
-    assert names == ["Ann Arbor", "Bot bot", "bob (you)"]
-    assert [rank for rank, _ in rows] == ["1", "2", "3"]
+    # Puskiyon, lowest total first: Ann 12, the easy bot 25, the strong bot 30, Bob 40: each level a player.
+    assert names == ["Ann Arbor", "Easy bot", "Strong bot", "bob (you)"]
+    assert [rank for rank, _ in rows] == ["1", "2", "3", "4"]
+    assert re.findall(r'data-bot-level="(\w+)"', page) == ["easy", "strong"]
     assert f'href="{profile_url(ann)}"' in page
 
 

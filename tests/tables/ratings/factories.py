@@ -14,7 +14,7 @@ from rules.engine import registry
 from tables.ledger.signals import match_recorded
 from tables.models import Match, MatchPlace, MatchResult, Table
 
-Who = User | str  # a member, or a bot's rating name
+Who = User | str  # a member, or a bot level ("easy", "normal", "strong": the bot player it is rated as)
 
 
 def places_from_totals(totals: Sequence[int], *, lower_is_better: bool = False) -> list[int]:

@@ -114,12 +114,12 @@ def test_a_tie_shares_a_place_and_both_move_as_the_formulas_say(make_member) -> 
 
 def test_three_bot_seats_rate_the_bot_once_with_the_mean_of_its_seats(make_member) -> None:
     ann, bob = make_member("ann"), make_member("bob")
-    Rating.objects.create(game="sheepshead", bot="bot", mu=26.0, sigma=3.0, matches=40)
+    Rating.objects.create(game="sheepshead", bot="easy", mu=26.0, sigma=3.0, matches=40)
     totals = [200, -50, 100, -150, -100]  # seats: Ann, bot, Bob, bot, bot
-    result = record_match("sheepshead", [ann, "bot", bob, "bot", "bot"], totals)
+    result = record_match("sheepshead", [ann, "easy", bob, "easy", "easy"], totals)
     ranks = places_from_totals(totals)
     expected = weng_lin_update([(MU, SIGMA), (26.0, 3.0), (MU, SIGMA), (26.0, 3.0), (26.0, 3.0)], ranks)
-    bot = Rating.objects.get(game="sheepshead", bot="bot")
+    bot = Rating.objects.get(game="sheepshead", bot="easy")
     seats = [expected[1], expected[3], expected[4]]
     assert bot.mu == pytest.approx(sum(mu for mu, _ in seats) / 3, rel=1e-12)
     assert bot.sigma == pytest.approx(sum(sigma for _, sigma in seats) / 3, rel=1e-12)
@@ -133,12 +133,12 @@ def test_three_bot_seats_rate_the_bot_once_with_the_mean_of_its_seats(make_membe
 def test_each_game_counts_its_own_steps_and_ratings(make_member) -> None:
     ann, bob = make_member("ann"), make_member("bob")
     first = record_match("hawsker", [ann, bob], [5, 1])
-    other = record_match("puskiyon", [ann, bob, "bot"], [10, 20, 30])
-    second = record_match("hawsker", [ann, "bot"], [1, 5])
+    other = record_match("puskiyon", [ann, bob, "easy"], [10, 20, 30])
+    second = record_match("hawsker", [ann, "easy"], [1, 5])
     assert (first.rating_seq, other.rating_seq, second.rating_seq) == (1, 1, 2)
     assert rating_of(ann, "hawsker").matches == 2 and rating_of(ann, "puskiyon").matches == 1
     # Puskiyon: the lowest total wins, so Ann (10) is first and rises.
-    bot = Rating.objects.get(game="puskiyon", bot="bot")
+    bot = Rating.objects.get(game="puskiyon", bot="easy")
     assert rating_of(ann, "puskiyon").mu > rating_of(bob, "puskiyon").mu > bot.mu
 
 

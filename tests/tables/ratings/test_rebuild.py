@@ -14,7 +14,7 @@ from tests.tables.ratings.factories import days_ago, record_match
 pytestmark = pytest.mark.django_db
 
 SEATS = {"sheepshead": (5, 5), "hawk": (3, 4), "hawsker": (2, 2), "puskiyon": (2, 7)}
-BOTS = ["bot", "bot", "bot", "cautious bot"]
+BOTS = ["easy", "easy", "normal", "strong"]  # each level a player of its own; easy is the most common
 
 
 def snapshot() -> tuple[list, list]:
@@ -48,7 +48,8 @@ def test_the_rebuild_gives_the_stored_values_after_500_matches(club) -> None:
     rated = MatchResult.objects.filter(rating_seq__isnull=False).count()
     assert rated == 500
     stored = snapshot()
-    assert any(row[2] == "cautious bot" for row in stored[0]) and len({row[0] for row in stored[0]}) == 4
+    assert {row[2] for row in stored[0] if row[1] is None} == {"easy", "normal", "strong"}  # three bot players
+    assert len({row[0] for row in stored[0]}) == 4
     checked = rebuild_ratings(write=False)
     assert checked.differences == [] and checked.matches == 500
     call_command("rebuild_ratings", "--check")

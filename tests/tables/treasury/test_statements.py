@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,17 +19,18 @@ from tables.ledger.services.inperson import record_sheepshead_hand
 from tables.ledger.services.ledger import correct_entries
 from tables.models import LedgerEntry
 from tables.treasury.selectors.statements import statement
+from tables.treasury.services.replace import replace_in_person_record
 from tests.tables.ledger_support import finished_table
 from tests.tables.treasury.books_support import booked, club_night
 
 pytestmark = pytest.mark.django_db
 
 URL = reverse("treasury_statement")
-NAMES = ["ann", "ben", "cat", "dan", "eve"]
+NAMES = ["ann", "ben", "cat", "dan", "eve", "fay"]
 
 
 def test_a_correction_shows_the_reversal_and_the_new_entry(staff_client, treasurer, club) -> None:
-    record = record_sheepshead_hand(admin=treasurer, players=NAMES, picker="ann", partner="ben", picker_points=75)
+    record = record_sheepshead_hand(admin=treasurer, players=NAMES[:5], picker="ann", partner="ben", picker_points=75)
     wrong = {e.member.username: e for e in record.ledger_entries.all()}
     # ann and ben were paid as picker and partner the wrong way round: ann +2.00 should be +1.00, ben the reverse
     correct_entries(admin=treasurer, reason="picker was Ben, not Ann",
@@ -45,6 +47,41 @@ def test_a_correction_shows_the_reversal_and_the_new_entry(staff_client, treasur
     assert page.context["statement"].member == club["ann"]
     assert body.count('data-kind="reversal"') == 1 and body.count('data-kind="correction"') == 1
     assert "Reversal of an earlier entry" in body and "Corrected amount" in body
+
+
+def test_a_hand_replaced_in_one_step_shows_the_reversal_and_the_new_entry(staff_client, treasurer, club) -> None:
+    """tables.treasury.services.replace: Ann picked with Ben and won at 75, but it was 59 (a loss) and Fay sat where
+    Eve was recorded. Ann's statement keeps the first entry and shows its reversal and the replacement's entry, with
+    the reason; Eve's, her entry given back; Fay's, the new entry alone. The hand counts once, for whoever played it."""
+    first = record_sheepshead_hand(admin=treasurer, players=["ann", "ben", "cat", "dan", "eve"], picker="ann",
+                                   partner="ben", picker_points=75)
+    new = replace_in_person_record(
+        admin=treasurer, record_id=first.pk, reason="59 points, and Fay sat there, not Eve", kind="sheepshead_hand",
+        facts={"players": ["ann", "ben", "cat", "dan", "fay"], "picker": "ann", "partner": "ben", "picker_points": 59,
+               "stake_cents": 100, "played_on": None, "note": ""})
+    ann = statement(member=club["ann"], game="sheepshead").games[0]
+    assert [(row.marker, row.entry.amount, row.balance) for row in ann.rows] == [
+        ("", 200, 200), ("reversal", -200, 0), ("correction", -400, -400)]
+    original, reversal, replacement = ann.rows
+    assert original.entry.in_person == first and reversal.entry.reverses == original.entry
+    assert replacement.entry.in_person == new and replacement.entry.kind == LedgerEntry.Kind.RESULT
+    for row in (reversal, replacement):
+        assert "59 points, and Fay sat there, not Eve" in row.result
+    assert "Tess" in reversal.result and new.summary in replacement.result
+    assert (ann.closing, ann.hands) == (-400, 1)
+    eve = statement(member=club["eve"], game="sheepshead").games[0]
+    assert [(row.marker, row.entry.amount, row.balance) for row in eve.rows] == [("", -100, -100), ("reversal", 100, 0)]
+    assert (eve.closing, eve.hands) == (0, 0)  # she did not play the hand after all
+    fay = statement(member=club["fay"], game="sheepshead").games[0]
+    assert [(row.marker, row.entry.amount, row.balance) for row in fay.rows] == [("correction", 200, 200)]
+    assert (fay.closing, fay.hands) == (200, 1)
+    page = staff_client.get(URL, {"member": "ann", "game": "sheepshead"}).content.decode()
+    rows = re.findall(r'<tr class="entry[^"]*" data-entry="(\d+)" data-kind="(\w+)">', page)
+    assert rows == [(str(original.entry.pk), "result"), (str(reversal.entry.pk), "reversal"),
+                    (str(replacement.entry.pk), "correction")]
+    assert "Reversal of an earlier entry, by Tess: 59 points, and Fay sat there, not Eve" in page
+    assert "Corrected hand (59 points, and Fay sat there, not Eve)" in page
+    assert "1 hand; change in the period -$4.00" in page
 
 
 def test_running_balance_starts_from_what_came_before_and_says_where(staff_client, treasurer, club) -> None:
