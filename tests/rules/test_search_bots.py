@@ -244,6 +244,34 @@ def test_the_sheepshead_bot_decides_the_same_from_its_short_view() -> None:
             assert bot.choose(bot_view(state, seat), legal) == bot.choose(game.view(state, seat), legal)
 
 
+@pytest.mark.parametrize(("key", "players"), [("puskiyon", 2), ("puskiyon", 4), ("hawsker", 2)])
+def test_the_bot_decides_the_same_from_its_short_view(key: str, players: int) -> None:
+    """Puskiyon's and Hawsker's playouts give the easy bot `bot_view` too: its choices must not change."""
+    bot = registry.bot(key)
+    game = registry.game(key)
+    views = importlib.import_module(f"rules.engine.{key}.{'view' if key == 'puskiyon' else 'views'}")
+    checked = 0
+    for state, seat in positions(key, players, rounds=4, every=1):
+        legal = game.legal_moves(state, seat)
+        assert bot.choose(views.bot_view(state, seat), legal) == bot.choose(game.view(state, seat), legal)
+        checked += len(legal) > 1
+    assert checked > 40
+
+
+def test_hawskers_stuck_chance_agrees_with_can_play_on_every_top_card() -> None:
+    """The bot's quick count of unanswerable top cards is `can_play`'s answer for each of them."""
+    from rules.engine.cards import FULL_DECK
+    from rules.engine.hawsker import bot
+    from rules.engine.hawsker.scoring import can_play, sort_cards
+
+    rng = random.Random(13)
+    for _hand in range(3000):
+        hand = rng.sample(FULL_DECK, rng.randint(0, 8))
+        unseen = [c for c in FULL_DECK if c not in hand]
+        slow = sum(1 for top in unseen if not can_play(top, sort_cards(hand))) / len(unseen)
+        assert bot._stuck_chance(hand, unseen) == slow
+
+
 def test_the_arena_gives_the_same_results_in_two_processes_as_in_one() -> None:
     one = arena.run("sheepshead", 3, "easy", "random", 6, "jobs")
     two = arena.run("sheepshead", 3, "easy", "random", 6, "jobs", jobs=2)

@@ -8,15 +8,17 @@ steals whenever a play empties its hand, and when robbed discards what leaves th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
 import rules.engine.hawsker as game
 from rules.engine.cards import FULL_DECK, Card, parse_cards
 from rules.engine.hawsker.determinize import determinize
-from rules.engine.hawsker.scoring import KING, THIRTEEN, VALUE, can_play, score_hand, sort_cards
+from rules.engine.hawsker.scoring import KING, THIRTEEN, VALUE, score_hand
 from rules.engine.hawsker.spec import PLAYS_EACH
+from rules.engine.hawsker.views import bot_view
 from rules.engine.moves import Move
 from rules.engine.search import Chooser, SearchGame, level_chooser
 
@@ -30,24 +32,77 @@ def _best_score(cards: Sequence[Card]) -> int:
     """The best score of the hand that could be kept from these cards (at most five of them)."""
     if len(cards) <= SCORED_SIZE:
         return score_hand(cards)
-    return max(score_hand(subset) for subset in combinations(cards, SCORED_SIZE))
+    return _best_kept(frozenset(cards))
 
 
-def _stuck_chance(cards: Sequence[Card], unseen: Sequence[Card]) -> float:
+@lru_cache(maxsize=1 << 16)
+def _best_kept(cards: frozenset[Card]) -> int:
+    """`_best_score` of more than five cards (a hand's score does not depend on the cards' order), kept: the
+    same hands come back again and again in a search's playouts, and each costs up to 56 scorings."""
+    return max(score_hand(subset) for subset in combinations(sorted(cards), SCORED_SIZE))
+
+
+def _answerable(cards: Sequence[Card]) -> tuple[frozenset[str], bool, frozenset[int], frozenset[int]]:
+    """What a hand can answer, as `can_play` decides it: its suits, whether it holds a king, the values of
+    its other cards (a single card making 13 with the top) and the sums of two or more of them (a combination).
+
+    Playouts weigh every unseen top card against every candidate hand; asking `can_play` each time was
+    most of a Hawsker playout's time. A test checks the two agree on every top card.
+    """
+    suits = frozenset(c.suit for c in cards)
+    king = False
+    singles: set[int] = set()
+    sums: set[int] = set()  # sums of one or more of the cards seen so far
+    combos: set[int] = set()  # sums of two or more
+    for c in cards:
+        if c.rank == KING:
+            king = True
+            continue
+        v = VALUE[c]
+        grown = {total + v for total in sums if total + v <= THIRTEEN}
+        combos |= grown
+        sums |= grown
+        sums.add(v)
+        singles.add(v)
+    return suits, king, frozenset(singles), frozenset(combos)
+
+
+_TOPS: dict[Card, tuple[str, bool, int]] = {
+    c: (c.suit, c.rank == KING, THIRTEEN if c.rank == KING else THIRTEEN - VALUE[c]) for c in FULL_DECK
+}
+
+
+def _stuck_chance(cards: Sequence[Card], unseen: Collection[Card]) -> float:
     """The share of cards the other player might lay on top that these cards could not answer."""
     if not unseen:
         return 0.0
-    hand = sort_cards(cards)
-    return sum(1 for top in unseen if not can_play(top, hand)) / len(unseen)
+    if not cards:
+        return 1.0
+    suits, king, singles, combos = _answerable(cards)
+    if king:
+        return 0.0  # a king answers any top card
+    stuck = 0
+    for top in unseen:
+        suit, top_is_king, target = _TOPS[top]
+        if suit in suits or target in combos or (not top_is_king and target in singles):
+            continue
+        stuck += 1
+    return stuck / len(unseen)
 
 
-def _answers(top: Card, unseen: Sequence[Card]) -> list[Card]:
+_ANSWERS: dict[Card, frozenset[Card]] = {
+    top: frozenset(c for c in FULL_DECK if c.suit == top.suit or c.rank == KING
+                   or (top.rank != KING and VALUE[c] == THIRTEEN - VALUE[top]))
+    for top in FULL_DECK
+}
+
+
+def _answers(top: Card, unseen: frozenset[Card]) -> frozenset[Card]:
     """The unseen cards that could be laid on `top` on their own: its suit, kings, the card making 13."""
-    need = THIRTEEN - VALUE[top]
-    return [c for c in unseen if c.suit == top.suit or c.rank == KING or (top.rank != KING and VALUE[c] == need)]
+    return _ANSWERS[top] & unseen
 
 
-def _other_stuck_chance(answers: int, unseen: Sequence[Card]) -> float:
+def _other_stuck_chance(answers: int, unseen: Collection[Card]) -> float:
     """Roughly how likely the other player holds none of the `answers` unseen cards."""
     held = min(OTHER_HOLDS, len(unseen))
     chance = 1.0
@@ -76,7 +131,7 @@ def _play(view: dict[str, Any], legal: list[Move], hand: tuple[Card, ...]) -> Mo
     for play in view.get("plays", []):
         seen.update(parse_cards(play["cards"]))
     seen.update(parse_cards(view.get("discards", [])))
-    unseen = [c for c in FULL_DECK if c not in seen]
+    unseen = frozenset(FULL_DECK) - seen
     last_play = view["plays_made"][seat] + 1 >= PLAYS_EACH
 
     def worth(move: Move) -> float:
@@ -106,7 +161,7 @@ def choose(view: dict[str, Any], legal: list[Move]) -> Move:
 BUDGETS: dict[str, int] = {"normal": 30, "strong": 80}
 """Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
 
-SEARCH = SearchGame(module=game, determinize=determinize, policy=choose)  # type: ignore[arg-type]
+SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, observe=bot_view)  # type: ignore[arg-type]
 
 
 def chooser(level: str, seed: str) -> Chooser:

@@ -131,6 +131,24 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return data
 
 
+def bot_view(state: State, seat: int) -> dict[str, Any]:
+    """The part of `view` the easy bot reads, without the sentences, counts and record it ignores.
+
+    Search playouts ask for a view at every move; a test checks the bot decides the same from this as
+    from the full view.
+    """
+    return {
+        "seat": seat,
+        "phase": state.phase,
+        "hand": _texts(state.hands[seat]),
+        "plays": [{"seat": s, "cards": _texts(cards)} for s, cards in state.history],
+        "plays_made": list(state.plays),
+        "discards": _texts(state.discards[seat]),
+        "ending": state.ending,
+        "ender": state.ender,
+    }
+
+
 def last_event(state: State, viewer: int | None) -> Said | str:
     """What the last move did, for the table's move log: Hawsker's account of it is the same for everyone
     (a discard is "a card face down")."""

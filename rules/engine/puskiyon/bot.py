@@ -17,6 +17,7 @@ from rules.engine.cards import card
 from rules.engine.moves import Move
 from rules.engine.puskiyon.determinize import determinize
 from rules.engine.puskiyon.scoring import CARD_POINTS, hand_points
+from rules.engine.puskiyon.view import bot_view
 from rules.engine.search import Chooser, SearchGame, level_chooser
 
 SUIT_WEIGHT = 4  # per other card of the same suit kept in hand
@@ -57,7 +58,7 @@ BUDGETS: dict[str, int] = {"normal": 60, "strong": 200}
 """Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
 
 SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, lower_is_better=True,  # type: ignore[arg-type]
-                    estimate=estimate)
+                    estimate=estimate, observe=bot_view)
 
 
 def chooser(level: str, seed: str) -> Chooser:

@@ -65,8 +65,18 @@ def choose(view: dict[str, Any], legal: Sequence[Move]) -> Move:
     return _play(view, legal)
 
 
-def _cards(texts: Iterable[str]) -> list[Card]:
-    return [card(t) for t in texts]
+_CARD_OF: dict[str | Card, Card] = {**{str(c): c for c in DECK}, **{c: c for c in DECK}}
+"""Each card by its text and by itself: the full view names cards in text, the playouts' `bot_view` hands the
+cards over as they are (writing them out and reading them back was a quarter of a playout's time)."""
+
+
+def _card(c: str | Card) -> Card:
+    return _CARD_OF.get(c) or card(c)  # type: ignore[arg-type]
+
+
+def _cards(texts: Iterable[str | Card]) -> list[Card]:
+    get = _CARD_OF.get
+    return [get(t) or card(t) for t in texts]  # type: ignore[arg-type]
 
 
 def _move_for(legal: Sequence[Move], chosen: Card) -> Move:
@@ -172,7 +182,7 @@ class _Table:
         self.status: str | None = view["partner_status"]
         self.partner: int | None = view["partner"]
         self.hand = _cards(view["hand"])
-        self.trick = [(entry["seat"], card(entry["card"])) for entry in view["trick"]]
+        self.trick = [(entry["seat"], _card(entry["card"])) for entry in view["trick"]]
         self.trick_cards = [c for _s, c in self.trick]
         self.tricks_taken: list[int] = list(view["tricks_taken"])
         seen = set(self.hand) | set(_cards(view["played"])) | set(self.trick_cards)

@@ -279,23 +279,25 @@ def bot_view(state: State, seat: int) -> dict[str, Any]:
     """The part of `view` the easy bot reads, built without the sentences and lists it ignores.
 
     Search playouts ask for a view at every move, so this is the cheap way to let the bot play
-    guessed states; a test checks the bot decides the same from it as from the full view.
+    guessed states: its cards are the cards themselves, not their text (the bot reads either); a test checks
+    the bot decides the same from it as from the full view.
     """
     status, partner = partner_knowledge(state, seat)
     players = state.players
+    leader = state.leader
     return {
         "players": players,
         "seat": seat,
         "dealer": state.dealer,
         "phase": state.phase,
-        "hand": _texts(state.hands[seat]),
+        "hand": state.hands[seat],
         "picker": state.picker,
         "leaster": state.picker is None and state.phase in (PLAY, OVER),
         "partner_rule": partner_can_exist(state),
         "partner_status": status,
         "partner": partner,
-        "buried": _texts(state.buried) if seat == state.picker else [],
-        "trick": _trick_cards(state.leader, state.trick, players),
-        "played": [str(c) for _l, _w, cards in state.tricks for c in cards],
+        "buried": state.buried if seat == state.picker else (),
+        "trick": [{"seat": (leader + i) % players, "card": c} for i, c in enumerate(state.trick)],
+        "played": [c for _l, _w, cards in state.tricks for c in cards],
         "tricks_taken": tricks_taken(state),
     }
