@@ -105,3 +105,15 @@ def member_client(member: User) -> Client:
     client = Client()
     client.force_login(member)
     return client
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Django destroys the test database's file but not SQLite's WAL and shared-memory files beside it: without
+    this every run left two files in var/ (the name carries the process id, so they were never reused)."""
+    name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+    if not name or "sqlite" not in settings.DATABASES["default"]["ENGINE"]:
+        return
+    for suffix in ("-wal", "-shm"):
+        leftover = Path(f"{name}{suffix}")
+        if not Path(name).exists():
+            leftover.unlink(missing_ok=True)
