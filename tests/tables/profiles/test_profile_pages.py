@@ -142,6 +142,8 @@ def test_the_ratings_page_marks_provisional_players_after_established_ones(playe
     page = client_for(bob).get(reverse("ratings"), {"game": "hawsker"}).content.decode()
     assert page.count("data-provisional") == 2 and "provisional (1 of 2)" in page  # Bob and the bot: one each
     assert page.index("Ann Arbor") < page.index("provisional (1 of 2)")
+    # A provisional rating is still shown (unranked, beside its mark): a member can see it move from the first match.
+    assert re.search(r"data-provisional>.*?<span class=\"muted\">-?\d+\.\d · provisional \(1 of 2\)</span>", page, re.S)
     unknown = client_for(bob).get(reverse("ratings"), {"game": "chess"})
     assert unknown.status_code == 200  # an unknown game shows the club's first, as the standings do
 
