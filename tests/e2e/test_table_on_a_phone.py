@@ -82,10 +82,13 @@ def box(page: Page, selector: str) -> dict[str, float]:
     return found
 
 
-def on_first_screen(page: Page, selector: str) -> None:
+def on_first_screen(page: Page, selector: str, when: str = "") -> None:
+    """`selector` lies within the page's first screen: measured from the top of the page (a bounding box is the
+    viewport's, so the page's scroll is added back), so a page that scrolled to the hand by itself does not pass."""
     found = box(page, selector)
-    assert found["y"] >= 0 and found["y"] + found["height"] <= PHONE["height"], (
-        f"{selector} lies at {found['y']:.0f}..{found['y'] + found['height']:.0f} px: not on the first screen")
+    top = found["y"] + page.evaluate("window.scrollY")
+    assert top >= 0 and top + found["height"] <= PHONE["height"], (
+        f"{selector} lies at {top:.0f}..{top + found['height']:.0f} px{when}: not on the first screen")
 
 
 def wait_for_my_turn(page: Page) -> None:
@@ -113,16 +116,24 @@ def cards_lie_before_their_players(page: Page) -> int:
     return len(pairs)
 
 
-def play_to_the_end_of_the_round(page: Page) -> int:
-    """Play the member's moves (the first one offered) until the result shows; returns the trick cards seen."""
+def play_to_the_end_of_the_round(page: Page, *, first_screen: bool = False) -> int:
+    """Play the member's moves (the first one offered) until the result shows; returns the trick cards seen. With
+    `first_screen`, at every one of the member's turns the hand (while there is one), the prompt, the move and the
+    trick or pile must lie on the phone's first screen: a whole round played without scrolling to find them."""
     seen = 0
-    for _ in range(200):
+    for turn in range(200):
         seen += cards_lie_before_their_players(page)
         expect(page.locator(f"{MY_MOVE}, #board .result").first).to_be_visible()
         if page.locator("#board .result").count():
             return seen
         mine = page.locator(MY_MOVE).first
         expect(mine).to_be_enabled()
+        if first_screen:
+            wanted = ["#board .prompt", MY_MOVE, "#board .trick"]
+            if page.locator("#board .hand .card").count():
+                wanted.insert(0, "#board .hand .card")
+            for selector in wanted:
+                on_first_screen(page, selector, f" at the member's turn {turn + 1}")
         click_one(page, mine)
     pytest.fail("the round did not end within 200 of the member's moves")
 
@@ -157,7 +168,7 @@ def test_a_member_plays_on_a_phone_with_everything_needed_on_the_first_screen(
         assert ratio >= AA, f"{label!r} has a contrast of {ratio:.2f}:1"
 
     shoot(page, shots, f"phone-{game}-my-turn")
-    trick_cards = play_to_the_end_of_the_round(page)
+    trick_cards = play_to_the_end_of_the_round(page, first_screen=True)
     if game in ("sheepshead", "hawk"):
         assert trick_cards > 0, "no trick card was seen on the felt"
     expect(page.locator("#board .result")).to_be_visible()

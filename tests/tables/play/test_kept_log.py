@@ -31,12 +31,13 @@ def at(rnd: Round, lines: int) -> Round:
 
 @pytest.mark.parametrize("game", registry.GAME_KEYS)
 def test_every_version_and_viewer_reads_the_log_a_fresh_translation_gives(game, make_member) -> None:
-    [rnd] = played_rounds(game, make_member)
+    # The longer of two rounds: a deal is random, and a Hawsker round can end after six lines (a player stuck early).
+    rnd = max(played_rounds(game, make_member, rounds=2), key=lambda played: len(played.log))
     code = rnd.match.table.code
     players = len(rnd.match.table.seats.all())
     names = ["Alice", *(f"Bot {n + 1}" for n in range(1, players))]
     viewers = [None, *range(players)]
-    assert len(rnd.log) > 10
+    assert len(rnd.log) >= 6
     for members in ({0}, {0, 1}):  # {0, 1}: the bot's moves in seat 1 carry the note of a member's seat
         for lines in range(len(rnd.log) + 1):  # version after version, every viewer's board at each
             for viewer in viewers:
