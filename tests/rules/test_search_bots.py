@@ -258,6 +258,27 @@ def test_the_bot_decides_the_same_from_its_short_view(key: str, players: int) ->
     assert checked > 40
 
 
+def test_a_guessed_hawsker_state_holds_every_card_once_after_reshuffles_too() -> None:
+    """After a reshuffle a seat's own discard can come back into its hand or onto the pile; the guess dealt it into
+    the stock as well, and a playout drawing the copy played one card twice (the arena's search raised IllegalMove
+    1 guess in 100, always after a restock)."""
+    from collections import Counter
+
+    from rules.engine.hawsker.determinize import determinize
+
+    restocked = 0
+    for state, seat in positions("hawsker", 2, rounds=60, every=2):
+        guess = determinize(game_view("hawsker", state, seat), random.Random(len(state.history)))
+        cards = Counter([*guess.hands[0], *guess.hands[1], *guess.stock, *guess.table, *guess.waste])
+        assert max(cards.values()) == 1, f"dealt twice: {[c for c, n in cards.items() if n > 1]}"
+        restocked += state.restocks > 0
+    assert restocked > 50
+
+
+def game_view(key: str, state, seat: int):
+    return registry.game(key).view(state, seat)
+
+
 def test_hawskers_stuck_chance_agrees_with_can_play_on_every_top_card() -> None:
     """The bot's quick count of unanswerable top cards is `can_play`'s answer for each of them."""
     from rules.engine.cards import FULL_DECK

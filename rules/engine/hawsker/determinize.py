@@ -3,7 +3,8 @@
 The seat's own hand and discards, the cards on the pile and this round's plays are kept as seen. The
 other hand, the stock (and its order: the draws to come) and the waste pile are dealt from the cards
 the seat has not seen, in the sizes the view shows; the seat's own discards may be in the waste or,
-after a reshuffle, in the stock, but never in the other hand. The cards the other player kept from the
+after a reshuffle, in the stock (or back in its hand or on the pile, where it sees them), but never in the
+other hand. The cards the other player kept from the
 last round are not in the view (it shows this round only), so they are guessed like any other card.
 """
 
@@ -45,7 +46,9 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
     rng.shuffle(unseen)
     other_count = int(view["hand_counts"][other])
     other_hand = sort_cards(unseen[:other_count])
-    rest: list[Card] = unseen[other_count:] + list(mine_out)
+    # My discards are somewhere unseen (waste or, after a reshuffle, stock) unless a reshuffle has brought one back
+    # into my hand or onto the pile: those are where I see them, and must not be dealt a second time.
+    rest: list[Card] = unseen[other_count:] + [c for c in mine_out if c not in hand and c not in pile]
     rng.shuffle(rest)
     stock_count = int(view["stock"])
     stock, waste = tuple(rest[:stock_count]), tuple(rest[stock_count:])
