@@ -14,6 +14,7 @@ records it if the table has not moved meanwhile (tables.play.services.clock.adva
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from copy import copy
@@ -41,6 +42,8 @@ from tables.play.selectors import name_seats, seat_label
 from tables.play.services.errors import IllegalPlay, NoSuchTable, NotSeated, StaleVersion, TableError
 from tables.play.signals import match_ended, round_finished, table_stopped_waiting
 from tables.play.snapshots import TableSnapshot
+
+log = logging.getLogger(__name__)
 
 NEXT_ROUND_PAUSE = timedelta(seconds=20)
 BOT_MOVES_LIMIT = 5000
@@ -204,9 +207,19 @@ class Live:
     def decide(self, seat: int, level: str | None = None) -> EngineMove:
         """The bot's move for `seat` from that seat's view alone, at `level` (default: the seat's), seeded by
         the table, the round and the seat (`bot_seed`): the same view at the same seat gets the same move."""
-        choose = bot_chooser(self.table.game, level or self.level_of(seat),
-                             bot_seed(table=self.table, round_number=self.round.number, seat=seat))
-        return choose(self.game.view(self.state, seat), self.game.legal_moves(self.state, seat))
+        level = level or self.level_of(seat)
+        seed = bot_seed(table=self.table, round_number=self.round.number, seat=seat)
+        view, legal = self.game.view(self.state, seat), self.game.legal_moves(self.state, seat)
+        try:
+            return bot_chooser(self.table.game, level, seed)(view, legal)
+        except Exception:
+            if level == Table.BotLevel.EASY:
+                raise
+            # A search is deterministic for its seed and view: retrying would fail the same way and leave the
+            # table waiting for this bot for ever. The easy bot plays this one move instead, and the log says so.
+            log.exception("table %s: the %s bot's search failed at seat %s; the easy bot plays this move",
+                          self.table.code, level, seat)
+            return bot_chooser(self.table.game, Table.BotLevel.EASY, seed)(view, legal)
 
     def play_bots(self) -> None:
         """At an `instant` table, easy bots (and seats played for absent members at the easy level) move now,

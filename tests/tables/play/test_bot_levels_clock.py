@@ -206,3 +206,37 @@ def test_a_members_absence_found_with_a_search_due_shows_first_and_the_move_foll
     made = list(moves_at(table)[before:])
     assert [(m.seat, m.text, m.table_version) for m in made] == [(seat, decided["move"], version + 2)]
     assert table.version == version + 2  # Bob offline, then the bot's move
+
+
+def test_a_search_that_fails_leaves_the_move_to_the_easy_bot_and_says_so(make_member, monkeypatch, caplog) -> None:
+    """A search is deterministic for its seed and view, so a retry would fail the same way and the table would wait
+    for that bot for ever: the easy bot plays the move instead, and the failure is logged."""
+    real = hawk_bot.chooser
+
+    def chooser(level: str, seed: str):
+        if level == "easy":
+            return real(level, seed)
+
+        def broken(view, legal):
+            raise RuntimeError("a search bug")
+
+        return broken
+
+    monkeypatch.setattr(hawk_bot, "chooser", chooser)
+    alice = make_member("alice")
+    table = hawk_with_bots([alice], level="strong", speed="normal")
+    seat = to_a_bots_turn(table, {0: alice}, random.Random(3))
+    table.refresh_from_db()
+    before, version = moves_at(table).count(), table.version
+    rnd = current_round(table)
+
+    with caplog.at_level("ERROR", logger="tables.play.services.play"):
+        assert tick(table)
+
+    [made] = list(moves_at(table)[before:])
+    assert made.seat == seat and made.actor == Move.Actor.BOT
+    table.refresh_from_db()
+    assert table.version == version + 1
+    assert current_round(table).pk == rnd.pk  # the same round goes on
+    assert any("search failed" in record.getMessage() and table.code in record.getMessage()
+               for record in caplog.records)
