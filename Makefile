@@ -39,8 +39,9 @@ run: seed
 	@echo "The Card Club: http://127.0.0.1:8000  (demo members: see README)"
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 config.asgi:application
 
+# The default tier in one process per core (pytest-xdist; each process has its own SQLite test database).
 test: install
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 lint: install
 	$(BIN)/ruff check .

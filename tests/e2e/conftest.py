@@ -55,6 +55,21 @@ def timings(request: pytest.FixtureRequest) -> Record:
     return record
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker hands its figures to the controller, whose terminal summary lists the whole run's."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None and TIMINGS in session.config.stash:
+        output["e2e_timings"] = run_timings(session.config).lines()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """The controller's side of the hand-over above (a hook of xdist's: optional when it is not installed)."""
+    lines = getattr(node, "workeroutput", {}).get("e2e_timings", [])
+    if lines:
+        run_timings(node.config).from_workers.extend(lines)
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     """The figures this run measured, after the results (nothing when it measured none, as in the default tier)."""
     lines = run_timings(config).summary() if TIMINGS in config.stash else []

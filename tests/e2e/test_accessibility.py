@@ -20,11 +20,14 @@ played the seeded finished matches.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -265,10 +268,29 @@ def scanner(chromium: Browser, server: Daphne, e2e_env: dict[str, str]) -> Itera
     scanner.close()
     folder = ROOT / "var" / "accessibility"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "axe.json").write_text(json.dumps(scanner.results, indent=1, sort_keys=True))
+    write_results(folder / "axe.json", scanner.results)
     print("\naxe-core: violations per page (critical serious moderate minor | rules)")
     for name, result in sorted(scanner.results.items()):
         print(f"  {name:<32} {result['summary']}")
+
+
+def write_results(path: Path, results: dict[str, Any]) -> None:
+    """This process's scans into `path`. When the tier is spread over xdist workers, each scans some pages and they
+    share one file: a worker adds its pages to what the others of the same run wrote (under a lock), and a file
+    left by an earlier run is replaced, not added to."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        merged: dict[str, Any] = {}
+        if run and path.exists():
+            try:
+                earlier = json.loads(path.read_text())
+            except ValueError:
+                earlier = {}
+            if earlier.get("run") == run:
+                merged = earlier.get("pages", {})
+        merged.update(results)
+        path.write_text(json.dumps({"run": run, "pages": merged}, indent=1, sort_keys=True))
 
 
 def replay_path(scanner: Scanner, size: str, *, where: str) -> str:

@@ -163,7 +163,8 @@ def test_a_whole_hawsker_round_by_keyboard_keeps_the_focus_in_the_hand_and_says_
         pytest.fail(f"the round did not end after {MOST_MOVES} moves: {moves}")
     expect(page.locator("#board .result")).to_be_visible()
     wait_until_said(page)
-    assert len(moves) >= 3, moves  # two discards and a play at the least
+    # Two discards at the least: a member who cannot answer the bot's first card is stuck, and the round ends there.
+    assert len(moves) >= 2 and all(move.startswith("discard") for move in moves[:2]), moves
     page.screenshot(path=str(shots / "keyboard-round-over.png"), full_page=True)
 
     focus: list[dict[str, Any]] = page.evaluate("window.__focus")

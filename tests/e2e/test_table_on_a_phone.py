@@ -147,7 +147,7 @@ def seats_around(page: Page) -> list[dict[str, Any]]:
 def test_a_member_plays_on_a_phone_with_everything_needed_on_the_first_screen(
         browser, server, e2e_env, shots, game: str, players: int) -> None:
     page = member_page(browser, server, new_member(e2e_env))
-    open_paced_table(page, server, game, players, bots=True, speed="normal", turn_seconds=600)
+    open_paced_table(page, server, game, players, bots=True, speed="brisk", turn_seconds=600)
     wait_for_my_turn(page)
 
     page.set_viewport_size(PHONE)

@@ -63,3 +63,17 @@ def test_the_terminal_summary_lists_the_run_s_figures_and_says_nothing_without_a
 
 def test_the_load_average_off_linux_is_unknown(tmp_path: Path) -> None:
     assert load_average(tmp_path / "missing") == "unknown"
+
+
+def test_the_controller_lists_the_figures_its_workers_measured(tmp_path: Path) -> None:
+    """With the tier spread over xdist workers each worker hands its lines over when it is done, and the controller's
+    summary lists them all, in time order."""
+    controller = SimpleNamespace(stash=pytest.Stash())
+    worker = SimpleNamespace(stash=pytest.Stash(), workeroutput={})
+    conftest.run_timings(worker).path = tmp_path / "e2e-timings.txt"
+    conftest.run_timings(worker).record("NIGHT_40_HANDS_SECONDS", 7.25, test="t::night")
+    conftest.pytest_sessionfinish(SimpleNamespace(config=worker))
+    conftest.pytest_testnodedown(SimpleNamespace(config=controller, workeroutput=worker.workeroutput), None)
+    reporter = Reporter()
+    conftest.pytest_terminal_summary(reporter, 0, controller)
+    assert any("NIGHT_40_HANDS_SECONDS=7.2" in line or "NIGHT_40_HANDS_SECONDS=7.3" in line for line in reporter.lines)

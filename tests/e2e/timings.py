@@ -52,6 +52,7 @@ class Timings:
     path: Path = TIMINGS_FILE
     recorded: list[Timing] = field(default_factory=list)
     loadavg: Path = LOADAVG
+    from_workers: list[str] = field(default_factory=list)  # lines other processes of this run measured (xdist)
 
     def record(self, name: str, seconds: float, *, test: str, note: str = "") -> Timing:
         timing = Timing(name=name, seconds=seconds, test=test, load=load_average(self.loadavg),
@@ -62,8 +63,13 @@ class Timings:
             out.write(timing.line() + "\n")
         return timing
 
+    def lines(self) -> list[str]:
+        """This process's figures, as lines (what an xdist worker hands the controller when it is done)."""
+        return [timing.line() for timing in self.recorded]
+
     def summary(self) -> list[str]:
         """The lines for the terminal summary: none when the run measured nothing (the default tier)."""
-        if not self.recorded:
+        lines = sorted([*self.lines(), *self.from_workers])  # each line starts with its time
+        if not lines:
             return []
-        return [timing.line() for timing in self.recorded] + [f"(appended to {self.path})"]
+        return [*lines, f"(appended to {self.path})"]
