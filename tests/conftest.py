@@ -14,6 +14,7 @@ from django.test import Client
 from django.utils import translation
 
 from accounts.models import User
+from tests.e2e.timings import TIMINGS, TITLE, run_timings
 
 PASSWORD = "a-long-test-password-42"
 
@@ -108,6 +109,15 @@ def member_client(member: User) -> Client:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker hands the e2e figures it measured to the controller (see the hooks below); and the test
+    database's leftovers go (next paragraph)."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None and TIMINGS in session.config.stash:
+        output["e2e_timings"] = run_timings(session.config).lines()
+    remove_wal_files()
+
+
+def remove_wal_files() -> None:
     """Django destroys the test database's file but not SQLite's WAL and shared-memory files beside it: without
     this every run left two files in var/ (the name carries the process id, so they were never reused)."""
     name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
@@ -117,3 +127,22 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         leftover = Path(f"{name}{suffix}")
         if not Path(name).exists():
             leftover.unlink(missing_ok=True)
+
+
+# The e2e tier's figures (tests/e2e/timings.py). These hooks are here, in the root conftest, because with the tier
+# spread over xdist workers the controller collects nothing and never loads tests/e2e/conftest.py.
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """The controller takes the figures a worker measured (its `workeroutput`, filled at the worker's session end)."""
+    lines = getattr(node, "workeroutput", {}).get("e2e_timings", [])
+    if lines:
+        run_timings(node.config).from_workers.extend(lines)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """The figures this run measured, after the results (nothing when it measured none, as in the default tier)."""
+    lines = run_timings(config).summary() if TIMINGS in config.stash else []
+    if lines:
+        terminalreporter.write_sep("=", TITLE)
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -18,7 +18,7 @@ from channels_redis.core import RedisChannelLayer
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.timings import TITLE, Timings
+from tests.e2e.timings import run_timings
 from tests.servers import ROOT, Daphne, free_port, manage
 
 CHROMIUM = "/usr/bin/chromium"
@@ -32,15 +32,7 @@ DEMO_PASSWORD = "cardclub-demo"
 expect.set_options(timeout=20_000)
 
 
-TIMINGS = pytest.StashKey[Timings]()
 Record = Callable[..., Any]
-
-
-def run_timings(config: pytest.Config) -> Timings:
-    """This run's figures (tests/e2e/timings.py), kept on the run's config for the terminal summary."""
-    if TIMINGS not in config.stash:
-        config.stash[TIMINGS] = Timings()
-    return config.stash[TIMINGS]
 
 
 @pytest.fixture
@@ -53,30 +45,6 @@ def timings(request: pytest.FixtureRequest) -> Record:
         found.record(name, seconds, test=request.node.nodeid, note=note)
 
     return record
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """An xdist worker hands its figures to the controller, whose terminal summary lists the whole run's."""
-    output = getattr(session.config, "workeroutput", None)
-    if output is not None and TIMINGS in session.config.stash:
-        output["e2e_timings"] = run_timings(session.config).lines()
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node: Any, error: Any) -> None:
-    """The controller's side of the hand-over above (a hook of xdist's: optional when it is not installed)."""
-    lines = getattr(node, "workeroutput", {}).get("e2e_timings", [])
-    if lines:
-        run_timings(node.config).from_workers.extend(lines)
-
-
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    """The figures this run measured, after the results (nothing when it measured none, as in the default tier)."""
-    lines = run_timings(config).summary() if TIMINGS in config.stash else []
-    if lines:
-        terminalreporter.write_sep("=", TITLE)
-        for line in lines:
-            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")

@@ -8,8 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from tests import conftest as root
 from tests.e2e import conftest
-from tests.e2e.timings import Timings, load_average
+from tests.e2e.timings import TIMINGS, Timings, load_average, run_timings
 
 
 class Reporter:
@@ -47,14 +48,14 @@ def test_a_figure_is_appended_to_the_file_with_the_load_average_and_kept_across_
 def test_the_terminal_summary_lists_the_run_s_figures_and_says_nothing_without_any(tmp_path: Path) -> None:
     config = SimpleNamespace(stash=pytest.Stash())
     quiet = Reporter()
-    conftest.pytest_terminal_summary(quiet, 0, config)  # a run that measured nothing (the default tier)
+    root.pytest_terminal_summary(quiet, 0, config)  # a run that measured nothing (the default tier)
     assert quiet.lines == []
-    config.stash[conftest.TIMINGS] = Timings(path=tmp_path / "timings.txt", loadavg=fake_loadavg(tmp_path))
+    config.stash[TIMINGS] = Timings(path=tmp_path / "timings.txt", loadavg=fake_loadavg(tmp_path))
     request = SimpleNamespace(config=config, node=SimpleNamespace(nodeid="tests/e2e/test_x.py::test_y"))
     record = conftest.timings.__wrapped__(request)  # the fixture's function, as pytest would call it
     record("NIGHT_40_HANDS_SECONDS", 12.34, note="by keyboard")
     shown = Reporter()
-    conftest.pytest_terminal_summary(shown, 0, config)
+    root.pytest_terminal_summary(shown, 0, config)
     assert shown.lines[0] == "=== e2e timings ==="
     assert shown.lines[1].endswith(
         "NIGHT_40_HANDS_SECONDS=12.3 (by keyboard); load average 3.25 2.50 1.75; tests/e2e/test_x.py::test_y")
@@ -70,10 +71,10 @@ def test_the_controller_lists_the_figures_its_workers_measured(tmp_path: Path) -
     summary lists them all, in time order."""
     controller = SimpleNamespace(stash=pytest.Stash())
     worker = SimpleNamespace(stash=pytest.Stash(), workeroutput={})
-    conftest.run_timings(worker).path = tmp_path / "e2e-timings.txt"
-    conftest.run_timings(worker).record("NIGHT_40_HANDS_SECONDS", 7.25, test="t::night")
-    conftest.pytest_sessionfinish(SimpleNamespace(config=worker))
-    conftest.pytest_testnodedown(SimpleNamespace(config=controller, workeroutput=worker.workeroutput), None)
+    run_timings(worker).path = tmp_path / "e2e-timings.txt"
+    run_timings(worker).record("NIGHT_40_HANDS_SECONDS", 7.25, test="t::night")
+    root.pytest_sessionfinish(SimpleNamespace(config=worker))
+    root.pytest_testnodedown(SimpleNamespace(config=controller, workeroutput=worker.workeroutput), None)
     reporter = Reporter()
-    conftest.pytest_terminal_summary(reporter, 0, controller)
+    root.pytest_terminal_summary(reporter, 0, controller)
     assert any("NIGHT_40_HANDS_SECONDS=7.2" in line or "NIGHT_40_HANDS_SECONDS=7.3" in line for line in reporter.lines)

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from tests.servers import ROOT
 
 TIMINGS_FILE = ROOT / "var" / "e2e-timings.txt"
@@ -73,3 +75,15 @@ class Timings:
         if not lines:
             return []
         return [*lines, f"(appended to {self.path})"]
+
+
+TIMINGS = pytest.StashKey[Timings]()
+
+
+def run_timings(config: pytest.Config) -> Timings:
+    """This run's figures, kept on the run's config for the terminal summary. The hooks that list them live in the
+    root conftest (tests/conftest.py): with the tier spread over xdist workers the controller collects nothing, so
+    it never loads tests/e2e/conftest.py, and only the root conftest's hooks run there."""
+    if TIMINGS not in config.stash:
+        config.stash[TIMINGS] = Timings()
+    return config.stash[TIMINGS]
