@@ -50,10 +50,34 @@ def random_chooser(seed: str) -> Chooser:
 
 
 def make_chooser(game: str, bot: str, seed: str) -> Chooser:
+    """A bot by name: a level, `random`, or for Sheepshead `<level>+<cents>`: that level with every pick decided by
+    the pick score made lighter by that many cents (`normal+0`: the pick score itself, no search), or
+    `<level>+search`: every pick decided by the level's search (as before the search levels picked lighter), to
+    weigh how lightly a level should pick on duplicate deals."""
     if bot == "random":
         return random_chooser(seed)
     module = importlib.import_module(f"rules.engine.{game}.bot")
+    level, plus, cents = bot.partition("+")
+    if plus:
+        if game != "sheepshead":
+            raise ValueError(f"{bot!r}: a lighter pick is a Sheepshead bot's only")
+        lighter = {} if cents == "search" else dict.fromkeys(range(3, 8), float(cents))
+        return module.chooser(level, seed, picks_lighter=lighter)
     return module.chooser(bot, seed)
+
+
+def bot_name(text: str) -> str:
+    """argparse's check of a bot's name: a level or random, or `<level>+<cents>`."""
+    level, plus, cents = text.partition("+")
+    valid = level in BOTS and not (plus and level == "random")
+    try:
+        float(cents) if plus and cents != "search" else 0.0
+    except ValueError:
+        valid = False
+    if not valid:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: one of {', '.join(BOTS)}, or a level and +cents (normal+150) or +search (normal+search)")
+    return text
 
 
 def play_round(game: GameModule, state: Any, seats: Sequence[Chooser]) -> Any:
@@ -192,15 +216,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=registry.GAME_KEYS)
     parser.add_argument("--players", type=int)
-    parser.add_argument("--a", choices=BOTS, default="strong")
-    parser.add_argument("--b", choices=BOTS, default="easy")
+    parser.add_argument("--a", type=bot_name, default="strong")
+    parser.add_argument("--b", type=bot_name, default="easy")
     parser.add_argument("--deals", type=int, default=100, help="deals (matches for Hawsker, Puskiyon) per pairing")
     parser.add_argument("--seed", default="arena")
     parser.add_argument("--all", action="store_true", help="the club's pairings and player counts, as a table")
     parser.add_argument("--pairings", nargs="*", help="with --all: pairings as A:B (default: the standard four)")
     parser.add_argument("--games", nargs="*", help="with --all: game:players entries (default: the club's six)")
     parser.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over")
-    parser.add_argument("--pick-stats", choices=BOTS, help="Sheepshead self-play: leasters, picker results")
+    parser.add_argument("--pick-stats", type=bot_name, help="Sheepshead self-play: leasters, picker results")
     args = parser.parse_args(argv)
     if args.pick_stats:
         stats = pick_stats(args.players or 5, args.pick_stats, args.deals, args.seed)

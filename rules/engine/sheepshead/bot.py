@@ -19,7 +19,7 @@ Its habits, in short:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import rules.engine.sheepshead as game
@@ -126,11 +126,11 @@ def pick_score(hand: Sequence[Card], players: int, position: float, partner_rule
     return sum(w * x for w, x in zip(_PICK_MODEL[players], features, strict=True))
 
 
-def _pick(view: dict[str, Any], legal: Sequence[Move]) -> Move:
+def _pick(view: dict[str, Any], legal: Sequence[Move], lighter_by: float = 0.0) -> Move:
     players = view["players"]
     seat = view["seat"]
     position = ((seat - view["dealer"] - 1) % players) / (players - 1)  # 0 first to speak, 1 the dealer
-    wants = pick_score(_cards(view["hand"]), players, position, bool(view.get("partner_rule"))) > 0
+    wants = pick_score(_cards(view["hand"]), players, position, bool(view.get("partner_rule"))) + lighter_by > 0
     for move in legal:
         if move.kind == ("pick" if wants else "pass"):
             return move
@@ -328,9 +328,31 @@ BUDGETS: dict[str, int] = {"normal": 60, "strong": 200}
 """Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
 
 
-def chooser(level: str, seed: str) -> Chooser:
-    """`easy`: `choose` above; `normal`, `strong`: determinized search with `choose` playing the playouts."""
-    return level_chooser(SEARCH, choose, BUDGETS, level, seed)
+SEARCH_PICKS_LIGHTER: dict[int, float] = {3: 150.0, 6: 200.0}
+"""Cents added to the pick score by the search levels, by table size. The pick model is fitted to the easy
+bot's own card play, under which picking any lighter loses; the searches play the hand better, and at 3 and 6
+players, where the easy model passes most hands into a leaster, picking this much lighter costs them nothing
+measurable on duplicate deals (rules/engine/README.md, "Sheepshead picking") and makes leasters the exception.
+The search itself does not decide the pick: its play-outs are played by the easy bot, so it weighs a pick as the
+easy bot would play it."""
+
+
+def chooser(level: str, seed: str, picks_lighter: Mapping[int, float] | None = None) -> Chooser:
+    """`easy`: `choose` above; `normal`, `strong`: determinized search with `choose` playing the playouts, the
+    pick decided by the pick score made lighter by `picks_lighter` (cents by table size; by default
+    `SEARCH_PICKS_LIGHTER`) where it names the table's size, else by the search like any other move."""
+    search = level_chooser(SEARCH, choose, BUDGETS, level, seed)
+    lighter_by = SEARCH_PICKS_LIGHTER if picks_lighter is None else picks_lighter
+    if level == "easy" and picks_lighter is None:
+        return search
+
+    def decide(view: dict[str, Any], legal: Sequence[Move]) -> Move:
+        lighter = lighter_by.get(view["players"])
+        if lighter is not None and view["phase"] == "pick" and len(legal) > 1:
+            return _pick(view, legal, lighter)
+        return search(view, legal)
+
+    return decide
 
 
 SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, observe=bot_view)  # type: ignore[arg-type]

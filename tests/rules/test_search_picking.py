@@ -1,0 +1,80 @@
+"""Sheepshead's search levels pick lighter than the easy bot at 3 and 6 players, from the view alone, and
+play as before at the other table sizes."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from rules.engine import arena, registry, search
+from rules.engine.sheepshead import bot
+
+
+def pick_positions(players: int, deals: int = 200):
+    """Every pick decision of easy-bot deals: (view, legal, the easy bot's pick score, its lighter score)."""
+    game = registry.game("sheepshead")
+    config = game.SPEC.make_config(players)
+    for number in range(deals):
+        state = game.new_round(config, f"lighter-{players}-{number}")
+        turn = game.to_act(state)
+        while turn is not None:
+            view = game.view(state, turn)
+            legal = game.legal_moves(state, turn)
+            if view["phase"] != "pick":
+                break
+            yield view, legal
+            state = game.apply(state, turn, bot.choose(view, legal))
+            turn = game.to_act(state)
+
+
+def score(view) -> float:
+    players = view["players"]
+    position = ((view["seat"] - view["dealer"] - 1) % players) / (players - 1)
+    return bot.pick_score(bot._cards(view["hand"]), players, position, bool(view.get("partner_rule")))
+
+
+@pytest.mark.parametrize("players", [3, 6])
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_the_search_levels_pick_every_hand_within_the_lighter_margin_that_the_easy_bot_passes(
+        players: int, level: str) -> None:
+    lighter = bot.SEARCH_PICKS_LIGHTER[players]
+    choose = bot.chooser(level, "lighter")
+    between = 0
+    for view, legal in pick_positions(players):
+        easy = bot.choose(view, legal).kind
+        searched = choose(view, legal).kind
+        value = score(view)
+        assert searched == ("pick" if value + lighter > 0 else "pass"), (value, view["hand"])
+        assert easy == ("pick" if value > 0 else "pass")
+        between += -lighter < value <= 0
+    assert between >= 10  # the deals held hands in the margin, where the two levels differ
+
+
+@pytest.mark.parametrize("players", [4, 5, 7])
+def test_at_other_table_sizes_the_pick_is_the_searchs_own(players: int) -> None:
+    """No lighter margin there: the pick goes through the search like every other decision."""
+    assert players not in bot.SEARCH_PICKS_LIGHTER
+    for view, legal in pick_positions(players, deals=8):
+        plain = search.level_chooser(bot.SEARCH, bot.choose, bot.BUDGETS, "normal", "same")
+        assert bot.chooser("normal", "same")(view, legal) == plain(view, legal)
+
+
+def test_the_arena_names_a_level_with_a_lighter_pick_and_refuses_nonsense() -> None:
+    view, legal = next(v for v in pick_positions(3) if -100 < score(v[0]) <= 0)
+    assert arena.make_chooser("sheepshead", "easy+100", "s")(view, legal).kind == "pick"
+    assert arena.make_chooser("sheepshead", "easy", "s")(view, legal).kind == "pass"
+    assert arena.make_chooser("sheepshead", "normal+0", "s")(view, legal).kind == "pass"
+    for nonsense in ("normal+", "normal+lots", "random+10", "expert"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            arena.bot_name(nonsense)
+    assert arena.bot_name("strong+150") == "strong+150"
+    assert arena.bot_name("normal+search") == "normal+search"
+    with pytest.raises(ValueError, match="Sheepshead"):
+        arena.make_chooser("hawk", "normal+10", "s")
+
+
+def test_a_level_plus_search_picks_as_the_plain_search_at_every_size() -> None:
+    for view, legal in pick_positions(3, deals=8):
+        plain = search.level_chooser(bot.SEARCH, bot.choose, bot.BUDGETS, "normal", "same")
+        assert arena.make_chooser("sheepshead", "normal+search", "same")(view, legal) == plain(view, legal)
