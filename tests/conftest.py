@@ -61,6 +61,20 @@ def _fast_password_hashing(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _a_cache_of_its_own() -> None:
+    """The database is rolled back after each test but the per-process cache is not: a rate limit one test hit
+    (allauth's one confirmation email per address in three minutes) or a session or snapshot kept under an id
+    the database hands out again would reach the next test. Redis (the `services` tier) is shared by parallel
+    workers and not cleared; its tests use names of their own."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    for cache in caches.all():
+        if isinstance(cache, LocMemCache):
+            cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _no_background_sweeps(settings) -> None:
     """Sockets started in tests do not sweep quick play in the background unless a test asks for it."""
     settings.QUICK_PLAY_SWEEP_SECONDS = 0
