@@ -12,11 +12,18 @@ and a normal 95 % confidence interval over the deals (1.96 standard errors).
 `--jobs N` spreads the deals over N processes (the deals are independent; the results are gathered in deal
 order, so a run gives the same table whatever N). Every seat's chooser is seeded from `--seed`, so a run
 repeats exactly.
+
+`--journal DIR` writes each finished deal to a file per row in DIR and, run again, plays only the deals not
+yet there: a row of strong bots takes hours of one core, more than one sitting, and since each deal's result
+depends on its seed and the code alone, a row finished in several runs is the row one run would have made.
+The file names the engine code that wrote it (a digest of its sources), and a run of other code refuses it
+rather than mix two bots' results. `--report` prints the rows as far as their journals go, playing nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import math
 import multiprocessing
@@ -24,6 +31,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rules.engine import registry
@@ -172,8 +180,10 @@ class Outcome:
         return self.mean - self.half_width, self.mean + self.half_width
 
     def row(self) -> str:
-        low, high = self.interval
         unit = "match" if self.game in MATCH_GAMES else registry.spec(self.game).unit
+        if not self.results:
+            return f"| {self.game} | {self.players} | {self.a} | {self.b} | 0 | | | {unit} | not played | 0 |"
+        low, high = self.interval
         verdict = "A better" if low > 0 else "B better" if high < 0 else "not separated"
         return (f"| {self.game} | {self.players} | {self.a} | {self.b} | {self.deals} | {self.mean:+.3f} | "
                 f"[{low:+.3f}, {high:+.3f}] | {unit} | {verdict} | {self.seconds:.0f} |")
@@ -183,33 +193,104 @@ HEADER = ("| game | players | A | B | deals | mean A-B per deal | 95 % interval 
           "|---|---|---|---|---|---|---|---|---|---|")
 
 
-def _deal(task: tuple[str, int, str, str, str]) -> float:
+def _deal(task: tuple[str, int, str, str, str]) -> tuple[float, float]:
     key, players, a, b, seed = task
-    return duplicate_deal(key, players, a, b, seed)
+    start = time.perf_counter()
+    result = duplicate_deal(key, players, a, b, seed)
+    return result, time.perf_counter() - start
+
+
+ENGINE = Path(__file__).resolve().parent
+NOT_PLAY = frozenset({"arena.py", "bench.py", "bench_bots.py"})  # tools around the bots, not what they play
+
+
+def code_digest(key: str) -> str:
+    """A digest of the sources a row's play depends on: the game's package and the engine's shared modules
+    (the search, cards, matches), not the tools that run them."""
+    digest = hashlib.sha256()
+    files = sorted(p for p in ENGINE.glob("*.py") if p.name not in NOT_PLAY) + sorted((ENGINE / key).glob("*.py"))
+    for path in files:
+        digest.update(path.relative_to(ENGINE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+class JournalError(Exception):
+    """A journal that belongs to other code or another row."""
+
+
+@dataclass(frozen=True)
+class Journal:
+    """One row's finished deals on disk: a header line naming the row and the code, then `number result seconds`
+    a line, appended as each deal ends."""
+
+    path: Path
+    header: str
+
+    @classmethod
+    def for_row(cls, folder: Path, key: str, players: int, a: str, b: str, seed: str) -> Journal:
+        safe = "".join(ch if ch.isalnum() or ch in "+-_" else "_" for ch in seed)
+        path = folder / f"{key}-{players}-{a}-{b}-{safe}.tsv"
+        return cls(path, f"# arena {key} {players} {a} {b} seed={seed} code={code_digest(key)}")
+
+    def read(self) -> dict[int, tuple[float, float]]:
+        """The deals already played (a line cut short by a killed run is not one)."""
+        if not self.path.exists():
+            return {}
+        lines = self.path.read_text().split("\n")
+        if lines[0] != self.header:
+            raise JournalError(f"{self.path} was written for {lines[0]!r}, not {self.header!r}: the bots' code "
+                               "or the row differs; move it aside to start the row again")
+        done: dict[int, tuple[float, float]] = {}
+        for line in lines[1:]:
+            fields = line.split("\t")
+            if len(fields) == 3:
+                try:
+                    done[int(fields[0])] = (float(fields[1]), float(fields[2]))
+                except ValueError:
+                    continue
+        return done
+
+    def append(self, number: int, result: float, seconds: float) -> None:
+        fresh = not self.path.exists()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        cut_short = not fresh and not self.path.read_text().endswith("\n")
+        with self.path.open("a") as out:
+            if fresh:
+                out.write(self.header + "\n")
+            elif cut_short:
+                out.write("\n")  # after a line a killed run left unfinished
+            out.write(f"{number}\t{result!r}\t{seconds:.3f}\n")
 
 
 def run(key: str, players: int, a: str, b: str, deals: int, seed: str,
-        progress: Callable[[int, float], None] | None = None, jobs: int = 1) -> Outcome:
-    """`deals` duplicate deals, in `jobs` processes; the results in deal order whatever `jobs` is."""
-    start = time.perf_counter()
-    tasks = [(key, players, a, b, f"{seed}|{key}|{players}|{number}") for number in range(deals)]
-    results: list[float] = []
-    if jobs <= 1:
+        progress: Callable[[int, float], None] | None = None, jobs: int = 1, journal: Path | None = None,
+        play: bool = True) -> Outcome:
+    """Deals 0 to `deals` - 1, in `jobs` processes; the results in deal order whatever `jobs` is. With a journal
+    folder, the deals it holds are not played again and each new one is added as it ends; `play=False` reports
+    the journal as it stands. `seconds` is the deals' own time, summed."""
+    book = Journal.for_row(journal, key, players, a, b, seed) if journal is not None else None
+    done = book.read() if book is not None else {}
+    numbers = [n for n in range(deals) if n not in done] if play else []
+    tasks = [(key, players, a, b, f"{seed}|{key}|{players}|{number}") for number in numbers]
+    if jobs <= 1 or not tasks:
         outcomes = map(_deal, tasks)
         pool = None
     else:
         pool = multiprocessing.get_context("fork").Pool(jobs)
-        outcomes = pool.imap(_deal, tasks, chunksize=max(1, min(8, deals // (jobs * 8))))
+        outcomes = pool.imap(_deal, tasks, chunksize=max(1, min(8, len(tasks) // (jobs * 8))))
     try:
-        for result in outcomes:
-            results.append(result)
+        for number, (result, seconds) in zip(numbers, outcomes, strict=True):
+            done[number] = (result, seconds)
+            if book is not None:
+                book.append(number, result, seconds)
             if progress is not None:
-                progress(len(results), result)
+                progress(len(done), result)
     finally:
         if pool is not None:
             pool.close()
             pool.join()
-    return Outcome(key, players, a, b, tuple(results), time.perf_counter() - start)
+    kept = [done[n] for n in range(deals) if n in done]
+    return Outcome(key, players, a, b, tuple(r for r, _ in kept), sum(t for _, t in kept))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -225,7 +306,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", nargs="*", help="with --all: game:players entries (default: the club's six)")
     parser.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over")
     parser.add_argument("--pick-stats", type=bot_name, help="Sheepshead self-play: leasters, picker results")
+    parser.add_argument("--journal", type=Path, help="a folder keeping each row's finished deals (resumable)")
+    parser.add_argument("--report", action="store_true", help="with --journal: the rows so far, playing nothing")
     args = parser.parse_args(argv)
+    if args.report and args.journal is None:
+        parser.error("--report reads the rows' journals: name a --journal folder")
+    options = {"jobs": args.jobs, "journal": args.journal, "play": not args.report}
     if args.pick_stats:
         stats = pick_stats(args.players or 5, args.pick_stats, args.deals, args.seed)
         print(f"sheepshead {args.players or 5}p {args.pick_stats}: {stats['deals']} deals, "
@@ -237,14 +323,14 @@ def main(argv: list[str] | None = None) -> None:
         print(HEADER, flush=True)
         for key, players in games:
             for a, b in pairings:
-                print(run(key, players, a, b, args.deals, args.seed, jobs=args.jobs).row(), flush=True)
+                print(run(key, players, a, b, args.deals, args.seed, **options).row(), flush=True)
         return
     if args.game is None:
         parser.error("name a --game (or ask for --all)")
     spec = registry.spec(args.game)
     players = args.players or spec.default_players
     print(HEADER)
-    print(run(args.game, players, args.a, args.b, args.deals, args.seed, jobs=args.jobs).row())
+    print(run(args.game, players, args.a, args.b, args.deals, args.seed, **options).row())
 
 
 if __name__ == "__main__":
