@@ -70,6 +70,22 @@ def test_a_guessed_state_shows_the_seat_exactly_its_view(key: str, players: int)
     assert checked > 20
 
 
+def test_a_puskiyon_guess_deals_nobody_a_card_the_seat_saw_played() -> None:
+    """Every card on the pile was played face up: the guess keeps the whole pile, not only the top cards the
+    board shows, so no guessed hand or stock holds a card the seat has seen go down."""
+    from rules.engine.puskiyon.view import RECENT
+
+    game = registry.game("puskiyon")
+    deep = 0
+    for state, seat in positions("puskiyon", 4, rounds=3, every=1):
+        guess = determinizer("puskiyon")(_json(game.view(state, seat)), random.Random(seat))
+        assert guess.pile == state.pile
+        hidden = [c for s, hand in enumerate(guess.hands) if s != seat for c in hand] + list(guess.stock)
+        assert not set(hidden) & set(state.pile)
+        deep += len(state.pile) > RECENT
+    assert deep > 20
+
+
 def _voids(key: str, view: dict) -> list[tuple[int, str]]:
     """(seat, suit) pairs the view shows: a card not of the led suit (Sheepshead: effective suit)."""
     players = view["players"]

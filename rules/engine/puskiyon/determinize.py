@@ -1,9 +1,9 @@
 """A full Puskiyon state that agrees with one seat's view: the search's guess at the hidden cards.
 
-The seat's own hand (with the card it just drew, which its view names), the top cards of the pile the
-view lists, the pile's and stock's sizes and the other hands' sizes are kept; every other card is dealt
-at random to the other hands, the stock (its order is the draws to come) and the buried part of the
-pile. Puskiyon shows no voids (a player may draw while holding a match), so no hand is constrained.
+The seat's own hand (with the card it just drew, which its view names), the whole pile (every card of it
+was played face up, so the seat has seen them all), the stock's size and the other hands' sizes are kept;
+every other card is dealt at random to the other hands and the stock (its order is the draws to come).
+Puskiyon shows no voids (a player may draw while holding a match), so no hand is constrained.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
     players = int(view["players"])
     me = int(view["seat"])
     hand = parse_cards(view["hand"])
-    recent = parse_cards(view["pile_recent"])
-    unseen = [c for c in FULL_DECK if c not in set(hand) | set(recent)]
+    pile = parse_cards(view["pile_seen"])
+    seen = set(hand) | set(pile)
+    unseen = [c for c in FULL_DECK if c not in seen]
     rng.shuffle(unseen)
     hands = []
     taken = 0
@@ -34,10 +35,11 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
         taken += count
     stock_count = int(view["stock_count"])
     stock = tuple(unseen[taken : taken + stock_count])
-    buried = tuple(unseen[taken + stock_count :])
+    if taken + stock_count != len(unseen):
+        raise ValueError("the view's counts do not add up to the cards it has not seen")
     drawn = view.get("drawn")
     last = (me, DREW, parse_cards([drawn])[0]) if drawn else NO_LAST
     table = Table(players=players, target=int(view["target"]), seed=f"guess-{rng.random()}",
                   dealer=int(view["dealer"]), totals=tuple(int(t) for t in view["totals"]))
-    return State(table=table, hands=tuple(hands), stock=stock, pile=buried + recent, turn=view["to_act"],
+    return State(table=table, hands=tuple(hands), stock=stock, pile=pile, turn=view["to_act"],
                  passes=int(view["passes"]), last=last)

@@ -125,6 +125,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "top": str(state.pile[-1]),
         "pile_recent": _texts(state.pile[-RECENT:]),
         "pile_count": len(state.pile),
+        "pile_seen": _texts(state.pile),  # every card was played face up: a player may remember them all
         "stock_count": len(state.stock),
         "drawn": str(state.drawn) if mine and state.drawn is not None else None,
         "passes": state.passes,
