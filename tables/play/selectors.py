@@ -133,6 +133,7 @@ class Board:
     last_trick: LastTrick | None = None
     bot_acting: bool = False  # the seat to act is played by the bot: no turn countdown
     pile_by: str = ""  # who laid the pile's top card (Hawsker, Puskiyon), when the board knows it
+    pile_seat: int | None = None  # and at which seat, so the card lies on that seat's side of the felt
     others_present: bool = False  # another member still sits at the table (not left)
     sheet: list[SheetRow] = field(default_factory=list)  # the match's finished rounds, oldest first
 
@@ -598,7 +599,9 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
                                {s.position for s in seats if s.user_id is not None})
     board.last_trick = last_trick_of(view, names)
     laid_by = pile_player(view, current.log or [])
-    board.pile_by = names[laid_by] if laid_by is not None and 0 <= laid_by < len(names) else ""
+    known = laid_by is not None and 0 <= laid_by < len(names)
+    board.pile_by = names[laid_by] if known else ""
+    board.pile_seat = laid_by if known else None
     legal = list(view.get("legal") or [])
     by_card: dict[str, str] = {}
     for text in legal:
