@@ -156,3 +156,29 @@ def test_the_nginx_site_sets_the_clients_address_and_sends_to_the_ports_deploy_r
     started = re.search(r"systemctl enable --now ((?:cardclub-daphne@\d+ ?)+)", (DEPLOY / "README.md").read_text())
     assert started
     assert ports == re.findall(r"@(\d+)", started.group(1)) and len(ports) >= 2
+
+
+BACKUP_UNIT = DEPLOY / "systemd" / "cardclub-backup.service"
+BACKUP_TIMER = DEPLOY / "systemd" / "cardclub-backup.timer"
+
+
+def test_the_nightly_backup_runs_as_the_site_with_its_environment_and_may_write_only_the_backups() -> None:
+    daphne, backup = unit(DAPHNE_UNIT)["Service"], unit(BACKUP_UNIT)["Service"]
+    home = one(backup, "WorkingDirectory")
+    for key in ("WorkingDirectory", "User", "EnvironmentFile"):
+        assert one(backup, key) == one(daphne, key)  # the database the site uses, not the embedded default
+    steps = [shlex.split(command) for command in backup["ExecStart"]]
+    assert [step[:2] for step in steps] == [[f"{home}/.venv/bin/python", "manage.py"]] * 2
+    assert [step[2] for step in steps] == ["backup", "check_books"]  # a failed backup stops the oneshot first
+    assert one(backup, "Type") == "oneshot" and one(backup, "ProtectSystem") == "strict"
+    shown = dict(re.findall(r"#([A-Z_]+)=(.*)", ENV_EXAMPLE.read_text()))
+    assert backup["ReadWritePaths"] == [shown["BACKUP_DIR"]]
+    assert shown["BACKUP_DIR"] == f"{home}/{Path(settings.BACKUP_DIR).relative_to(settings.BASE_DIR)}"
+
+
+def test_the_backup_timer_starts_it_every_night_and_catches_up_after_a_night_off() -> None:
+    timer = unit(BACKUP_TIMER)
+    assert one(timer["Timer"], "OnCalendar") == "*-*-* 03:30" and one(timer["Timer"], "Persistent") == "true"
+    assert "Unit" not in timer["Timer"]  # so it starts the service of its own name
+    assert BACKUP_TIMER.with_suffix(".service").exists()
+    assert one(timer["Install"], "WantedBy") == "timers.target"

@@ -5,7 +5,7 @@ from new players must give exactly the stored floats. A result recorded without 
 existed, or by a path that did not rate it) is taken after the rated ones, oldest first, and given its seq
 when the rebuild writes. Written under every game's lock, in one transaction: a match ending meanwhile waits.
 
-A migration that changes who the players of recorded matches are (0018: each bot level a player of its own) runs
+A migration that changes who the players of recorded matches are (0019: each bot level a player of its own) runs
 the same rebuild on its historical models (`Models.of(apps)`), so the database it leaves is one the rebuild finds
 nothing to change in.
 """
