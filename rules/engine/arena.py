@@ -253,7 +253,11 @@ class Journal:
     def append(self, number: int, result: float, seconds: float) -> None:
         fresh = not self.path.exists()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        cut_short = not fresh and not self.path.read_text().endswith("\n")
+        cut_short = False
+        if not fresh:
+            with self.path.open("rb") as last:
+                last.seek(-1, 2)
+                cut_short = last.read(1) != b"\n"
         with self.path.open("a") as out:
             if fresh:
                 out.write(self.header + "\n")
