@@ -123,7 +123,9 @@ def test_views_never_show_a_hidden_card_or_the_seed(seed: str, pick: int, rounds
                 continue
             assert state.seed not in text
             assert "record" not in view
-            allowed = set(played)
+            # The hands carried into the round were scored face up at the end of the last one: public.
+            allowed = set(played) | set(state.kept[0]) | set(state.kept[1])
+            assert view["kept"] == [[str(c) for c in h] for h in state.kept]
             if seat is not None:
                 allowed |= set(state.hands[seat]) | set(state.discards[seat])
                 assert view["legal"] == [str(m) for m in game.legal_moves(state, seat)]

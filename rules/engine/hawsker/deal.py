@@ -48,6 +48,7 @@ def new_round(config: Config, seed: str, match: Match | None = None) -> State:
             leader=leader, cut=cut, phase="discard", turn=leader, pending=(), hands=hands,
             stock=stock, table=(), waste=waste, restocks=restocks, plays=(0, 0), history=(),
             dealt=empty, discards=empty, ending="", ender=None, scored=empty, scores=(0, 0), last="",
+            kept=hands,
         )
     )
     _deal(d)

@@ -1,8 +1,8 @@
 """The state of one Hawsker round as an immutable value, and its JSON form.
 
 Everything a round needs lives here, including what carries over from earlier rounds (the hands
-players kept, the stock, the waste pile and how often it was reshuffled), so a state alone can be
-stored, replayed and shown. `Draft` is the mutable twin `apply` works on before freezing a new state.
+players kept, which both saw scored, the stock, the waste pile and how often it was reshuffled), so a
+state alone can be stored, replayed and shown. `Draft` is the mutable twin `apply` works on before freezing a new state.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ class State:
     scored: tuple[Cards, Cards]  # the hand each seat scored (a stealer scores the other's)
     scores: tuple[int, int]  # this round's points
     last: str  # what just happened, naming no hidden card
+    kept: tuple[Cards, Cards]  # the hands carried into this round: both saw them scored at the end of the last
 
 
 FIELDS: tuple[str, ...] = State.__slots__  # type: ignore[assignment]
@@ -56,7 +57,7 @@ FIELDS: tuple[str, ...] = State.__slots__  # type: ignore[assignment]
 if FIELDS != (
     "seed", "number", "target", "dealer", "totals", "leader", "cut", "phase", "turn", "pending", "hands",
     "stock", "table", "waste", "restocks", "plays", "history", "dealt", "discards", "ending", "ender",
-    "scored", "scores", "last",
+    "scored", "scores", "last", "kept",
 ):  # pragma: no cover
     raise RuntimeError("State fields changed: update Draft to match")
 _FIELD_VALUES = attrgetter(*FIELDS)  # works on a State and on a Draft alike
@@ -72,7 +73,7 @@ class Draft:
             self.seed, self.number, self.target, self.dealer, self.totals, self.leader, self.cut,
             self.phase, self.turn, self.pending, self.hands, self.stock, self.table, self.waste,
             self.restocks, self.plays, self.history, self.dealt, self.discards, self.ending,
-            self.ender, self.scored, self.scores, self.last,
+            self.ender, self.scored, self.scores, self.last, self.kept,
         ) = _FIELD_VALUES(state)
 
     def freeze(self) -> State:
@@ -103,6 +104,7 @@ class Draft:
         _set_scored(state, self.scored)
         _set_scores(state, self.scores)
         _set_last(state, self.last)
+        _set_kept(state, self.kept)
         return state
 
 
@@ -132,6 +134,7 @@ _new_state = object.__new__
     _set_scored,
     _set_scores,
     _set_last,
+    _set_kept,
 ) = (State.__dict__[name].__set__ for name in FIELDS)
 
 
@@ -165,6 +168,7 @@ def to_json(state: State) -> dict[str, Any]:
         "scored": [_texts(h) for h in state.scored],
         "scores": list(state.scores),
         "last": to_data(state.last),
+        "kept": [_texts(h) for h in state.kept],
     }
 
 
@@ -204,4 +208,5 @@ def from_json(data: Mapping[str, Any]) -> State:
         scored=_pair(parse_cards(h) for h in data["scored"]),
         scores=_pair(int(n) for n in data["scores"]),
         last=_last_text(data["last"]),
+        kept=_pair(parse_cards(h) for h in data["kept"]),  # stored rounds from before: migration tables/0020
     )

@@ -1,7 +1,9 @@
 """What each seat may see of a Hawsker round, and what a finished round pays.
 
-Before the end a view holds the viewer's own hand and own discards, the played cards (public) and
-counts of everything else; never the other hand, the other's discards, the stock order or the seed.
+Before the end a view holds the viewer's own hand and own discards, the played cards (public), the hands
+both players carried into the round (public: both were scored face up at the end of the last one) and
+counts of everything else; never the rest of the other hand, the other's discards, the stock order or
+the seed.
 """
 
 from __future__ import annotations
@@ -116,6 +118,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "waste": len(state.waste),
         "discards": _texts(state.discards[seat]) if mine else [],  # type: ignore[index]
         "discard_counts": [len(h) for h in state.discards],
+        "kept": [_texts(h) for h in state.kept],
         "ending": state.ending,
         "ender": state.ender,
     }

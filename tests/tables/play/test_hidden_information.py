@@ -69,7 +69,8 @@ def secret_from(game: str, state: Any, seat: int | None) -> set[Card]:
     if game == "hawsker":
         played = {*state.table, *(c for _seat, cards in state.history for c in cards)}
         their_discards = {c for s, cards in enumerate(state.discards) if s != seat for c in cards}
-        return (others | set(state.stock) | their_discards) - played
+        kept = {*state.kept[0], *state.kept[1]}  # scored face up at the end of the last round: public
+        return (others | set(state.stock) | their_discards) - played - kept
     if game == "puskiyon":
         return others | set(state.stock)
     raise AssertionError(f"no rule for what {game} hides: add one to secret_from")
