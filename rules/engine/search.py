@@ -45,6 +45,7 @@ class SearchGame:
     estimate: Callable[[Any, int], float] | None = None  # value of an unfinished state (playout cut short)
     observe: Callable[[Any, int], View] | None = None  # the policy's view in playouts (default: module.view)
     random_playouts: bool = False  # playouts pick uniformly (for a game whose policy is too slow to play them)
+    shortlist: Callable[[View, Sequence[Move]], Sequence[Move]] | None = None  # legal moves, the policy's best first
 
 
 def view_key(view: View) -> str:
@@ -121,12 +122,15 @@ def paired_gain(ours: Sequence[float], theirs: Sequence[float]) -> tuple[float, 
     return mean, math.sqrt(variance / n)
 
 
-def pimc_chooser(game: SearchGame, playouts: int, seed: str, margin: float | None = None) -> Chooser:
+def pimc_chooser(game: SearchGame, playouts: int, seed: str, margin: float | None = None,
+                 width: int | None = None) -> Chooser:
     """A chooser spending about `playouts` playouts a decision, at least one guess per decision.
 
     The move the policy itself would make from the real view is kept unless another's paired gain over it
     is more than `margin` standard errors above zero (the largest such gain wins), so the search never
-    plays worse than its policy for lack of evidence.
+    plays worse than its policy for lack of evidence. With a `width` and the game's `shortlist`, only the
+    policy's `width` best moves are searched: the play-outs are spent where the choice is close, not spread
+    thinly over moves the policy rightly ranks last.
     """
 
     needed = MARGIN if margin is None else margin
@@ -137,7 +141,13 @@ def pimc_chooser(game: SearchGame, playouts: int, seed: str, margin: float | Non
         if len(legal) == 1:
             return legal[0]
         rng = random.Random(f"{seed}|{view_key(view)}")
-        preferred = game.policy(view, legal)
+        if width is not None and game.shortlist is not None:
+            legal = list(game.shortlist(view, legal))[:width]
+            preferred = legal[0]
+            if len(legal) == 1:
+                return preferred
+        else:
+            preferred = game.policy(view, legal)
         samples = max(1, playouts // len(legal))
         values = evaluate(game, view, legal, samples, rng)
         if preferred not in legal:
@@ -155,10 +165,12 @@ def pimc_chooser(game: SearchGame, playouts: int, seed: str, margin: float | Non
     return choose
 
 
-def level_chooser(game: SearchGame, easy: Chooser, budgets: Mapping[str, int], level: str, seed: str) -> Chooser:
-    """The chooser for a level: `easy` itself, or the search at that level's budget."""
+def level_chooser(game: SearchGame, easy: Chooser, budgets: Mapping[str, int], level: str, seed: str,
+                  widths: Mapping[str, int] | None = None) -> Chooser:
+    """The chooser for a level: `easy` itself, or the search at that level's budget (and width, if any)."""
     if level == "easy":
         return easy
     if level not in budgets:
         raise ValueError(f"no bot level {level!r}; choose from {', '.join(LEVELS)}")
-    return pimc_chooser(game, budgets[level], f"{level}|{seed}")
+    width = (widths or {}).get(level)
+    return pimc_chooser(game, budgets[level], f"{level}|{seed}", width=width)

@@ -111,7 +111,7 @@ def _other_stuck_chance(answers: int, unseen: Collection[Card]) -> float:
     return chance
 
 
-def _discard(view: dict[str, Any], legal: list[Move], hand: tuple[Card, ...]) -> Move:
+def _discard_worths(view: dict[str, Any], legal: Sequence[Move], hand: tuple[Card, ...]) -> list[float]:
     phase = view["phase"]
     robbed = phase == "final" and view.get("ending") == "steal" and view.get("ender") != view["seat"]
 
@@ -122,10 +122,10 @@ def _discard(view: dict[str, Any], legal: list[Move], hand: tuple[Card, ...]) ->
             return -score if robbed else score
         return _best_score(rest) - STUCK_COST * _stuck_chance(rest, FULL_DECK)
 
-    return max(legal, key=worth)
+    return [worth(move) for move in legal]
 
 
-def _play(view: dict[str, Any], legal: list[Move], hand: tuple[Card, ...]) -> Move:
+def _play_worths(view: dict[str, Any], legal: Sequence[Move], hand: tuple[Card, ...]) -> list[float]:
     seat = view["seat"]
     seen = set(hand)
     for play in view.get("plays", []):
@@ -146,24 +146,46 @@ def _play(view: dict[str, Any], legal: list[Move], hand: tuple[Card, ...]) -> Mo
             value = value * (1 - stuck) - STUCK_COST * stuck
         return value + OTHER_HAND * _other_stuck_chance(len(answers), unseen)
 
-    return max(legal, key=worth)
+    return [worth(move) for move in legal]
+
+
+def worths(view: dict[str, Any], legal: Sequence[Move]) -> list[float]:
+    """What the heuristics think of each legal move (more is better)."""
+    hand = parse_cards(view["hand"])
+    if view["phase"] == "play":
+        return _play_worths(view, legal, hand)
+    return _discard_worths(view, legal, hand)
 
 
 def choose(view: dict[str, Any], legal: list[Move]) -> Move:
     if len(legal) == 1:
         return legal[0]
-    hand = parse_cards(view["hand"])
-    if view["phase"] == "play":
-        return _play(view, legal, hand)
-    return _discard(view, legal, hand)
+    values = worths(view, legal)
+    return legal[values.index(max(values))]  # the first of the best, as max(legal, key=...) picked
+
+
+def ranked(view: dict[str, Any], legal: Sequence[Move]) -> list[Move]:
+    """The legal moves best first by the heuristics (ties in the order given): the search's shortlist, whose
+    first move is `choose`'s."""
+    if len(legal) == 1:
+        return list(legal)
+    values = worths(view, legal)
+    order = sorted(range(len(legal)), key=lambda i: -values[i])
+    return [legal[i] for i in order]
 
 
 BUDGETS: dict[str, int] = {"normal": 30, "strong": 80}
 """Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
 
-SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, observe=bot_view)  # type: ignore[arg-type]
+WIDTHS: dict[str, int] = {"normal": 2, "strong": 2}
+"""How many of the heuristics' best moves the search weighs. Spread over all of a hand's eight or so moves, 30
+play-outs are three or four a move and the search did worse than its policy; on its two best, the search beats
+it (the engine's README)."""
+
+SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, observe=bot_view,  # type: ignore[arg-type]
+                    shortlist=ranked)  # type: ignore[arg-type]
 
 
 def chooser(level: str, seed: str) -> Chooser:
     """`easy`: `choose` above; `normal`, `strong`: determinized search with `choose` playing the playouts."""
-    return level_chooser(SEARCH, choose, BUDGETS, level, seed)  # type: ignore[arg-type]
+    return level_chooser(SEARCH, choose, BUDGETS, level, seed, WIDTHS)  # type: ignore[arg-type]
