@@ -211,8 +211,18 @@ def in_step(one, other, timeout: float = 20.0) -> int:
         if first == second:
             return first
         if time.monotonic() > deadline:
-            raise AssertionError(f"the two pages still disagree after {timeout} s: versions {first} and {second}")
+            raise AssertionError(f"the two pages still disagree after {timeout} s: versions {first} and {second}; "
+                                 f"sockets: {socket_said(one)} and {socket_said(other)}")
         one.wait_for_timeout(100)
+
+
+def socket_said(page) -> str:
+    """What a page's live indicator says and how often its socket opened: a page left behind by its socket says
+    whether it was reconnecting, stopped or live (and so missing a push)."""
+    live = page.locator("#live")
+    if not live.count():
+        return "no live indicator"
+    return f"{live.inner_text()!r}, opened {live.get_attribute('data-opens') or 0} times"
 
 
 def click_move(page, which: int = 0) -> str:
