@@ -178,4 +178,23 @@ def test_a_member_plays_on_a_phone_with_everything_needed_on_the_first_screen(
     for label, ratio in contrast(page, "#board .result button"):
         assert ratio >= AA, f"{label!r} has a contrast of {ratio:.2f}:1"
     shoot(page, shots, f"phone-{game}-round-over")
+    if game == "hawsker":
+        the_second_hawsker_round_keeps_the_hand_on_the_first_screen(page, shots)
     page.context.close()
+
+
+def the_second_hawsker_round_keeps_the_hand_on_the_first_screen(page: Page, shots: Path) -> None:
+    """A later round adds the fold of the hands kept from the last round; folded, it shares the card order's line
+    and the hand, the prompt and the move stay on the first screen."""
+    button = page.get_by_role("button", name="Ready for the next round")
+    expect(button).to_be_enabled()
+    button.click()
+    expect(page.locator("#board details.kept-hands summary")).to_be_visible(timeout=20000)
+    wait_for_my_turn(page)
+    for selector in ("#board details.kept-hands summary", "#board .hand .card", "#board .prompt", MY_MOVE):
+        on_first_screen(page, selector, " in the second round")
+    order, kept = box(page, "#board details.card-order summary"), box(page, "#board details.kept-hands summary")
+    assert abs(order["y"] - kept["y"]) < 2, "the folds of the board's facts do not share a line"
+    page.locator("#board details.kept-hands summary").click()
+    expect(page.locator("#board details.kept-hands .kept")).to_be_visible()
+    shoot(page, shots, "phone-hawsker-round-two")

@@ -71,7 +71,7 @@ def test_a_hawsker_board_names_the_hands_kept_from_the_last_round(make_member) -
     watching(table, *members)
     rng = random.Random(3)
     forget_boards()
-    assert "Kept from the last round" not in render_board(table, members[0])
+    assert "kept-hands" not in render_board(table, members[0])
     while play_one_random(table, members, rng):
         pass
     ended = registry.game("hawsker").from_json(current_round(table).state)
@@ -85,7 +85,8 @@ def test_a_hawsker_board_names_the_hands_kept_from_the_last_round(make_member) -
     for member in members:
         forget_boards()
         html = render_board(table, member)
-        line = re.search(r'<p class="small kept">(.*?)</p>', html, re.S)
+        line = re.search(r'<details class="kept-hands"><summary>Kept from the last round</summary>\s*'
+                         r'<p class="small kept">(.*?)</p>', html, re.S)
         assert line, "no line of kept hands on the second round's board"
         other = members[1 - members.index(member)]
         assert other.username in line.group(1)
