@@ -309,6 +309,26 @@ def test_hawskers_stuck_chance_agrees_with_can_play_on_every_top_card() -> None:
         assert bot._stuck_chance(hand, unseen) == slow
 
 
+def test_hawskers_best_kept_five_is_the_best_score_of_any_five_of_the_cards() -> None:
+    """The bot's value-keyed best five agrees with scoring every five, flushes included (half the hands
+    are drawn from two suits, so five of a suit come up often)."""
+    from itertools import combinations
+
+    from rules.engine.cards import FULL_DECK
+    from rules.engine.hawsker import bot
+    from rules.engine.hawsker.scoring import score_hand
+
+    rng = random.Random(5)
+    flushes = 0
+    for number in range(2000):
+        pool = FULL_DECK if number % 2 else [c for c in FULL_DECK if c.suit in {"H", "S"}]
+        hand = rng.sample(pool, rng.randint(6, 9))
+        slow = max(score_hand(five) for five in combinations(hand, 5))
+        assert bot._best_score(hand) == slow, hand
+        flushes += any(len({c.suit for c in five}) == 1 for five in combinations(hand, 5))
+    assert flushes > 300
+
+
 def test_the_arena_gives_the_same_results_in_two_processes_as_in_one() -> None:
     one = arena.run("sheepshead", 3, "easy", "random", 6, "jobs")
     two = arena.run("sheepshead", 3, "easy", "random", 6, "jobs", jobs=2)

@@ -16,7 +16,7 @@ from typing import Any
 import rules.engine.hawsker as game
 from rules.engine.cards import FULL_DECK, Card, parse_cards
 from rules.engine.hawsker.determinize import determinize
-from rules.engine.hawsker.scoring import KING, THIRTEEN, VALUE, score_hand
+from rules.engine.hawsker.scoring import KING, THIRTEEN, VALUE, score_hand, value_points
 from rules.engine.hawsker.spec import PLAYS_EACH
 from rules.engine.hawsker.views import bot_view
 from rules.engine.moves import Move
@@ -29,17 +29,28 @@ OTHER_HOLDS = 6  # cards the other player usually holds while pegging
 
 
 def _best_score(cards: Sequence[Card]) -> int:
-    """The best score of the hand that could be kept from these cards (at most five of them)."""
+    """The best score of the hand that could be kept from these cards (at most five of them).
+
+    Only a flush depends on the suits, and a kept five are a flush only if five of the cards share a suit, so
+    the rest is asked of the values alone (`_best_values`, kept by values: far fewer keys than hands, and
+    plain integers, which the garbage collector need not walk; a cache of the hands themselves held tens of
+    thousands of sets, and the collector's full passes over them were a search's slowest decisions).
+    """
     if len(cards) <= SCORED_SIZE:
         return score_hand(cards)
-    return _best_kept(frozenset(cards))
+    best = _best_values(tuple(sorted([VALUE[c] for c in cards])))
+    suits = [c.suit for c in cards]
+    for suit in set(suits):
+        if suits.count(suit) >= SCORED_SIZE:
+            same = tuple(sorted([VALUE[c] for c in cards if c.suit == suit]))
+            best = max(best, _best_values(same) + SCORED_SIZE)  # a flush of five scores five
+    return best
 
 
-@lru_cache(maxsize=1 << 16)
-def _best_kept(cards: frozenset[Card]) -> int:
-    """`_best_score` of more than five cards (a hand's score does not depend on the cards' order), kept: the
-    same hands come back again and again in a search's playouts, and each costs up to 56 scorings."""
-    return max(score_hand(subset) for subset in combinations(sorted(cards), SCORED_SIZE))
+@lru_cache(maxsize=1 << 15)
+def _best_values(values: tuple[int, ...]) -> int:
+    """The best kings, thirteens, pairs and runs of any five of these values (ascending)."""
+    return max(sum(value_points(five)) for five in set(combinations(values, SCORED_SIZE)))
 
 
 def _answerable(cards: Sequence[Card]) -> tuple[frozenset[str], bool, frozenset[int], frozenset[int]]:

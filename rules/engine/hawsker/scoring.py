@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from operator import itemgetter
 
 from rules.engine.cards import FULL_DECK, RANKS, SUITS, Card
 
@@ -27,7 +26,7 @@ def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
 
 
 @lru_cache(maxsize=8192)
-def _value_points(values: tuple[int, ...]) -> tuple[int, int, int, int]:
+def value_points(values: tuple[int, ...]) -> tuple[int, int, int, int]:
     """Kings, thirteens, pairs and runs of a hand, which depend only on its values (ascending)."""
     counts = [0] * (THIRTEEN + 2)
     for v in values:
@@ -62,7 +61,7 @@ def _runs(counts: list[int]) -> int:
 def score_breakdown(cards: Iterable[Card]) -> dict[str, int]:
     """Points of a hand by kind: kings, thirteens, pairs, runs, flush, and the total."""
     hand = tuple(cards)
-    kings, thirteens, pairs, runs = _value_points(tuple(sorted(VALUE[c] for c in hand)))
+    kings, thirteens, pairs, runs = value_points(tuple(sorted(VALUE[c] for c in hand)))
     flush = len(hand) if len(hand) >= FLUSH_MINIMUM and len({c.suit for c in hand}) == 1 else 0
     return {
         "kings": kings,
@@ -103,10 +102,12 @@ def is_legal_play(top: Card | None, cards: Sequence[Card]) -> bool:
 
 
 @lru_cache(maxsize=16384)
-def _combination_plays(values: tuple[int, ...], target: int) -> tuple[itemgetter, ...]:
+def _combination_plays(values: tuple[int, ...], target: int) -> tuple[tuple[int, ...], ...]:
     """Every set of 2+ of `values` (ascending) adding to `target`, once for each card put last.
 
-    Answers pick positions out of `values`; they depend only on the values, so they are cached.
+    Answers pick positions out of `values`; they depend only on the values, so they are cached. They are
+    kept as tuples of integers, which the garbage collector stops walking, rather than as `itemgetter`s, which
+    it walks on every full pass: a search fills this cache, and those passes were its slowest decisions.
     """
     found: list[tuple[int, ...]] = []
     size = len(values)
@@ -123,9 +124,7 @@ def _combination_plays(values: tuple[int, ...], target: int) -> tuple[itemgetter
                 search(i + 1, remaining - v, (*chosen, i))
 
     search(0, target, ())
-    return tuple(
-        itemgetter(*combo[:i], *combo[i + 1 :], last) for combo in found for i, last in enumerate(combo)
-    )
+    return tuple((*combo[:i], *combo[i + 1 :], last) for combo in found for i, last in enumerate(combo))
 
 
 def _combinations(hand: Sequence[Card], target: int) -> list[tuple[Card, ...]]:
@@ -136,7 +135,8 @@ def _combinations(hand: Sequence[Card], target: int) -> list[tuple[Card, ...]]:
     values = tuple([VALUE[c] for c in pool])
     if values[0] + values[1] > target:
         return []
-    return [pick(pool) for pick in _combination_plays(values, target)]
+    at = pool.__getitem__
+    return [tuple(map(at, pick)) for pick in _combination_plays(values, target)]
 
 
 def _target(top: Card) -> int:
