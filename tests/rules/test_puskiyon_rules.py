@@ -467,7 +467,8 @@ def test_the_worked_example_on_the_rules_page() -> None:
 def test_states_made_by_moves_are_ordinary_frozen_states() -> None:
     state = P.apply(position(["10H 3D", "2C", "4C"], top="10S", stock="5S"), 0, DRAW)
     assert type(state) is State
-    assert state == State(state.table, state.hands, state.stock, state.pile, state.turn, state.passes, state.last)
+    assert state == State(state.table, state.hands, state.stock, state.pile, state.turn, state.passes, state.last,
+                          state.steps)
     assert hash(state) == hash(P.from_json(P.to_json(state)))
     with pytest.raises(dataclasses.FrozenInstanceError):
         state.turn = 1  # type: ignore[misc]

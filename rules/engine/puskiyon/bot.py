@@ -9,7 +9,7 @@ nothing to play, and always plays a drawn card that matches.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import rules.engine.puskiyon as game
@@ -42,10 +42,25 @@ def choose(view: Mapping[str, Any], legal: list[Move]) -> Move:
         return legal[0]
     if len(plays) == 1:
         return plays[0]
+    return max(plays, key=_weigher(view))
+
+
+def _weigher(view: Mapping[str, Any]) -> Callable[[Move], tuple[int, str]]:
+    """`_score` for the hand in `view`: what `choose` maximises and `ranked` sorts by."""
     hand = [card(t) for t in view.get("hand", ())]
     suits = Counter(c.suit for c in hand)
     ranks = Counter(c.rank for c in hand)
-    return max(plays, key=lambda m: _score(m, suits, ranks))
+    return lambda move: _score(move, suits, ranks)
+
+
+def ranked(view: Mapping[str, Any], legal: list[Move]) -> list[Move]:
+    """The legal moves best first as `choose` weighs them (its move first): the plays heaviest first, then the
+    draw or the pass. The search's shortlist."""
+    plays = [m for m in legal if m.kind == "play"]
+    rest = [m for m in legal if m.kind != "play"]
+    if len(plays) > 1:
+        plays.sort(key=_weigher(view), reverse=True)
+    return plays + rest
 
 
 def estimate(state: game.State, seat: int) -> float:
@@ -54,13 +69,18 @@ def estimate(state: game.State, seat: int) -> float:
     return (sum(points) - points[seat]) / max(1, len(points) - 1) - points[seat]
 
 
-BUDGETS: dict[str, int] = {"normal": 60, "strong": 200}
-"""Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
+BUDGETS: dict[str, int] = {"normal": 300, "strong": 1000}
+"""Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots). A
+Puskiyon playout is quick and one decision changes a round's points little, so the search needs many."""
+
+WIDTHS: dict[str, int] = {"normal": 2, "strong": 2}
+"""How many of the heuristics' best moves the search weighs (the engine's README: spread over every move, the
+search was no better than its policy)."""
 
 SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, lower_is_better=True,  # type: ignore[arg-type]
-                    estimate=estimate, observe=bot_view)
+                    estimate=estimate, observe=bot_view, shortlist=ranked)  # type: ignore[arg-type]
 
 
 def chooser(level: str, seed: str) -> Chooser:
     """`easy`: `choose` above; `normal`, `strong`: determinized search with `choose` playing the playouts."""
-    return level_chooser(SEARCH, choose, BUDGETS, level, seed)  # type: ignore[arg-type]
+    return level_chooser(SEARCH, choose, BUDGETS, level, seed, WIDTHS)  # type: ignore[arg-type]

@@ -22,6 +22,9 @@ DREW_PLAYED = "drawplay"  # played the card just drawn
 DREW_PASSED = "drawpass"  # drew a card and passed (the card is kept, seen only by its holder)
 PASSED = "pass"  # passed without drawing (stock empty)
 
+STEP_LETTER: dict[str, str] = {PLAYED: "p", DREW: "d", DREW_PLAYED: "x", DREW_PASSED: "k", PASSED: "s"}
+"""Each turn step as one letter of `State.steps`: the round's public record, in order."""
+
 Last = tuple[int, str, Card | None]  # (seat, kind, card played or drawn); seat -1: nothing yet
 NO_LAST: Last = (-1, NOTHING, None)
 
@@ -46,6 +49,7 @@ class State:
     turn: int | None  # seat to act; None once the round is over
     passes: int  # passes in a row made with the stock empty (a draw, or a card played, resets it)
     last: Last  # the last step: who did what with which card
+    steps: str = ""  # every step so far, one `STEP_LETTER` each: what everyone at the table saw happen
 
     @property
     def drawn(self) -> Card | None:
@@ -94,6 +98,7 @@ _set_pile = State.__dict__["pile"].__set__
 _set_turn = State.__dict__["turn"].__set__
 _set_passes = State.__dict__["passes"].__set__
 _set_last = State.__dict__["last"].__set__
+_set_steps = State.__dict__["steps"].__set__
 
 
 def build(
@@ -104,6 +109,7 @@ def build(
     turn: int | None,
     passes: int,
     last: Last,
+    steps: str,
 ) -> State:
     """The same value as `State(...)`, built faster for the move-by-move hot path.
 
@@ -119,6 +125,7 @@ def build(
     _set_turn(state, turn)
     _set_passes(state, passes)
     _set_last(state, last)
+    _set_steps(state, steps)
     return state
 
 
@@ -149,6 +156,7 @@ def to_json(state: State) -> dict[str, Any]:
         "turn": state.turn,
         "passes": state.passes,
         "last": [seat, kind, None if last_card is None else str(last_card)],
+        "steps": state.steps,
     }
 
 
@@ -169,4 +177,12 @@ def from_json(data: Mapping[str, Any]) -> State:
         turn=None if turn is None else int(turn),
         passes=int(data["passes"]),
         last=(int(seat), str(kind), _optional_card(last_card)),
+        steps=_steps(data["steps"]),
     )
+
+
+def _steps(text: Any) -> str:
+    """A stored round's step record, refused if it holds anything but step letters."""
+    if not isinstance(text, str) or not set(text) <= set(STEP_LETTER.values()):
+        raise ValueError(f"not a record of Puskiyon steps: {text!r}")
+    return text

@@ -13,7 +13,7 @@ from rules.engine.errors import IllegalMove
 from rules.engine.moves import Move
 from rules.engine.puskiyon.scoring import MATCHES, hand_points, what_follows
 from rules.engine.puskiyon.spec import SPEC
-from rules.engine.puskiyon.state import DREW, DREW_PASSED, DREW_PLAYED, PASSED, PLAYED, State, build
+from rules.engine.puskiyon.state import DREW, DREW_PASSED, DREW_PLAYED, PASSED, PLAYED, STEP_LETTER, State, build
 from rules.engine.text import said
 from rules.engine.text import seat as seat_said
 
@@ -85,6 +85,7 @@ def apply(state: State, seat: int, move: Move) -> State:
             (seat + 1) % state.table.players if left else None,  # playing the last card ends the hand
             0,
             (seat, PLAYED if drawn is None else DREW_PLAYED, card),
+            state.steps + STEP_LETTER[PLAYED if drawn is None else DREW_PLAYED],
         )
     if kind != "draw" and kind != "pass":
         raise IllegalMove(said("Puskiyon has no move '%(kind)s': play a card, draw, or pass.", kind=kind))
@@ -105,6 +106,7 @@ def apply(state: State, seat: int, move: Move) -> State:
             seat,
             state.passes,
             (seat, DREW, card),
+            state.steps + STEP_LETTER[DREW],
         )
     # kind is "pass"
     if drawn is None and stock:
@@ -122,6 +124,7 @@ def apply(state: State, seat: int, move: Move) -> State:
         None if stuck else (seat + 1) % players,
         passes,
         (seat, PASSED if drawn is None else DREW_PASSED, drawn),
+        state.steps + STEP_LETTER[PASSED if drawn is None else DREW_PASSED],
     )
 
 

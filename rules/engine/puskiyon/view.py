@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.engine.cards import Card
 from rules.engine.puskiyon.deal import deal
+from rules.engine.puskiyon.reading import declined
 from rules.engine.puskiyon.scoring import MATCHES, SORT_KEY, hand_points, sort_hand, what_follows
 from rules.engine.puskiyon.spec import KEY
 from rules.engine.puskiyon.state import DREW, DREW_PASSED, DREW_PLAYED, PASSED, PLAYED, State
@@ -129,6 +130,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "stock_count": len(state.stock),
         "drawn": str(state.drawn) if mine and state.drawn is not None else None,
         "passes": state.passes,
+        "steps": state.steps,  # the round's public record, one letter a step (`state.STEP_LETTER`)
+        # Per seat, per card held (oldest first): the tops drawn or passed on since (public: everyone saw it).
+        "declined": [[_texts(tuple(slot)) for slot in slots] for slots in declined(state)],
         "hand_points": hand_points(own),
         "totals": list(state.totals),
         "target": state.target,
