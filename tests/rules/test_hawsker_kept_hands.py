@@ -14,7 +14,7 @@ from rules.engine import search
 from rules.engine.hawsker import bot
 from rules.engine.hawsker.determinize import determinize
 from rules.engine.moves import Move
-from tests.rules.test_search_bots import positions
+from tests.rules.test_search_bots import check_ranked, positions
 
 CONFIG = game.SPEC.make_config(2)
 
@@ -81,12 +81,7 @@ def test_a_stored_state_without_kept_hands_is_refused_not_guessed() -> None:
 
 
 def test_ranked_puts_the_easy_bots_move_first_and_lists_every_legal_move_once() -> None:
-    for state, seat in positions("hawsker", 2, rounds=3, every=1):
-        legal = game.legal_moves(state, seat)
-        view = game.view(state, seat)
-        order = bot.ranked(view, legal)
-        assert order[0] == bot.choose(view, legal)
-        assert sorted(map(str, order)) == sorted(map(str, legal))
+    check_ranked("hawsker", positions("hawsker", 2, rounds=3, every=1))
 
 
 def test_with_a_width_the_search_weighs_only_the_heuristics_best_moves() -> None:

@@ -17,6 +17,7 @@ from rules.engine.puskiyon import bot
 from rules.engine.puskiyon.determinize import determinize
 from rules.engine.puskiyon.reading import declined
 from rules.engine.puskiyon.scoring import MATCHES
+from tests.rules.test_search_bots import check_ranked
 
 CONFIG = game.SPEC.make_config(4)
 
@@ -147,14 +148,7 @@ def test_the_back_fill_of_stored_rounds_gives_the_record_the_engine_keeps() -> N
 
 
 def test_ranked_puts_the_easy_bots_move_first_and_lists_every_legal_move_once() -> None:
-    for state, turn in list(_easy_positions(3))[::2]:
-        if turn is None:
-            continue
-        legal = game.legal_moves(state, turn)
-        view = game.view(state, turn)
-        order = bot.ranked(view, legal)
-        assert order[0] == bot.choose(view, legal)
-        assert sorted(map(str, order)) == sorted(map(str, legal))
+    check_ranked("puskiyon", [(state, turn) for state, turn in list(_easy_positions(3))[::2] if turn is not None])
 
 
 def test_the_levels_search_two_moves_wide() -> None:

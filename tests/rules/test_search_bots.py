@@ -45,6 +45,21 @@ def positions(key: str, players: int, rounds: int = 4, every: int = 3):
         match = game.next_match(config, match, state)
 
 
+def check_ranked(key: str, positions_of) -> None:
+    """A bot's `ranked` (the search's shortlist) puts its `choose` move first and lists every legal move once."""
+    game = registry.game(key)
+    bot = importlib.import_module(f"rules.engine.{key}.bot")
+    checked = 0
+    for state, seat in positions_of:
+        legal = game.legal_moves(state, seat)
+        view = game.view(state, seat)
+        order = bot.ranked(view, legal)
+        assert order[0] == bot.choose(view, legal)
+        assert sorted(map(str, order)) == sorted(map(str, legal))
+        checked += 1
+    assert checked > 10
+
+
 def determinizer(key: str):
     return importlib.import_module(f"rules.engine.{key}.determinize").determinize
 
