@@ -16,10 +16,12 @@ import rules.engine.puskiyon as game
 from rules.engine.cards import card
 from rules.engine.moves import Move
 from rules.engine.puskiyon.determinize import determinize
+from rules.engine.puskiyon.rollout import rollout_for
 from rules.engine.puskiyon.scoring import CARD_POINTS, hand_points
 from rules.engine.puskiyon.view import bot_view
 from rules.engine.search import Chooser, SearchGame, level_chooser
 
+POINT_WEIGHT = 3  # per point shed
 SUIT_WEIGHT = 4  # per other card of the same suit kept in hand
 RANK_WEIGHT = 2  # per other card of the same rank kept in hand
 
@@ -27,7 +29,7 @@ RANK_WEIGHT = 2  # per other card of the same rank kept in hand
 def _score(move: Move, suits: Counter[str], ranks: Counter[str]) -> tuple[int, str]:
     played = move.cards[0]
     keep = SUIT_WEIGHT * (suits[played.suit] - 1) + RANK_WEIGHT * (ranks[played.rank] - 1)
-    return CARD_POINTS[played] * 3 + keep, str(played)
+    return CARD_POINTS[played] * POINT_WEIGHT + keep, str(played)
 
 
 def choose(view: Mapping[str, Any], legal: list[Move]) -> Move:
@@ -78,7 +80,8 @@ WIDTHS: dict[str, int] = {"normal": 2, "strong": 2}
 search was no better than its policy)."""
 
 SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, lower_is_better=True,  # type: ignore[arg-type]
-                    estimate=estimate, observe=bot_view, shortlist=ranked)  # type: ignore[arg-type]
+                    estimate=estimate, observe=bot_view, shortlist=ranked,  # type: ignore[arg-type]
+                    rollout=rollout_for(POINT_WEIGHT, SUIT_WEIGHT, RANK_WEIGHT))  # type: ignore[arg-type]
 
 
 def chooser(level: str, seed: str) -> Chooser:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -26,14 +27,34 @@ def _excluded(tops: tuple[str, ...]) -> frozenset[Card]:
     return frozenset().union(*(MATCHES[top] for top in parse_cards(tops)))
 
 
-def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What every guess from one view shares: read once, then reused for the hundreds of guesses of a decision."""
+
+    unseen: tuple[Card, ...]  # in deck order, before the guess shuffles it
+    # (seat, the cards it rules out) per card of another hand, the most ruled out first
+    slots: tuple[tuple[int, frozenset[Card]], ...]
+    hand: tuple[Card, ...]
+    pile: tuple[Card, ...]
+    drawn: Card | None
+
+
+_last: tuple[Mapping[str, Any], _Facts] | None = None
+"""The facts of the view last guessed from, kept with the view itself (so it cannot be another view at its
+address): the search guesses from one view object many times in a row and never changes it."""
+
+
+def _facts(view: Mapping[str, Any]) -> _Facts:
+    global _last
+    last = _last
+    if last is not None and last[0] is view:
+        return last[1]
     players = int(view["players"])
     me = int(view["seat"])
     hand = parse_cards(view["hand"])
     pile = parse_cards(view["pile_seen"])
     seen = set(hand) | set(pile)
-    unseen = [c for c in FULL_DECK if c not in seen]
-    rng.shuffle(unseen)
+    unseen = tuple(c for c in FULL_DECK if c not in seen)
     stock_count = int(view["stock_count"])
     held = sum(int(count) for seat, count in enumerate(view["hand_counts"]) if seat != me)
     if held + stock_count != len(unseen):
@@ -50,15 +71,27 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
             excluded = _excluded(tuple(tops))
             slots.append((len(excluded), seat, excluded))
     slots.sort(key=lambda slot: -slot[0])
+    drawn = view.get("drawn")
+    facts = _Facts(unseen=unseen, slots=tuple((seat, excluded) for _size, seat, excluded in slots), hand=hand,
+                   pile=pile, drawn=parse_cards([drawn])[0] if drawn else None)
+    _last = (view, facts)
+    return facts
+
+
+def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
+    facts = _facts(view)
+    players = int(view["players"])
+    me = int(view["seat"])
+    unseen = list(facts.unseen)
+    rng.shuffle(unseen)
     dealt: list[list[Card]] = [[] for _ in range(players)]
-    for _size, seat, excluded in slots:
+    for seat, excluded in facts.slots:
         pick = next((i for i, c in enumerate(unseen) if c not in excluded), 0)  # none allowed: the reading was wrong
         dealt[seat].append(unseen.pop(pick))
-    hands = [hand if seat == me else tuple(dealt[seat]) for seat in range(players)]
+    hands = [facts.hand if seat == me else tuple(dealt[seat]) for seat in range(players)]
     stock = tuple(unseen)
-    drawn = view.get("drawn")
-    last = (me, DREW, parse_cards([drawn])[0]) if drawn else NO_LAST
+    last = (me, DREW, facts.drawn) if facts.drawn is not None else NO_LAST
     table = Table(players=players, target=int(view["target"]), seed=f"guess-{rng.random()}",
                   dealer=int(view["dealer"]), totals=tuple(int(t) for t in view["totals"]))
-    return State(table=table, hands=tuple(hands), stock=stock, pile=pile, turn=view["to_act"],
+    return State(table=table, hands=tuple(hands), stock=stock, pile=facts.pile, turn=view["to_act"],
                  passes=int(view["passes"]), last=last, steps=str(view["steps"]))
