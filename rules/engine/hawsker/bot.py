@@ -53,29 +53,38 @@ def _best_values(values: tuple[int, ...]) -> int:
     return max(sum(value_points(five)) for five in set(combinations(values, SCORED_SIZE)))
 
 
-def _answerable(cards: Sequence[Card]) -> tuple[frozenset[str], bool, frozenset[int], frozenset[int]]:
-    """What a hand can answer, as `can_play` decides it: its suits, whether it holds a king, the values of
-    its other cards (a single card making 13 with the top) and the sums of two or more of them (a combination).
+def _answerable(cards: Sequence[Card]) -> tuple[frozenset[str], bool, int, int]:
+    """What a hand can answer, as `can_play` decides it: its suits, whether it holds a king, and as bit masks
+    (bit v for the value v) the values of its other cards (a single card making 13 with the top) and the sums
+    of two or more of them (a combination).
 
     Playouts weigh every unseen top card against every candidate hand; asking `can_play` each time was
     most of a Hawsker playout's time. A test checks the two agree on every top card.
     """
     suits = frozenset(c.suit for c in cards)
-    king = False
-    singles: set[int] = set()
-    sums: set[int] = set()  # sums of one or more of the cards seen so far
-    combos: set[int] = set()  # sums of two or more
-    for c in cards:
-        if c.rank == KING:
-            king = True
-            continue
-        v = VALUE[c]
-        grown = {total + v for total in sums if total + v <= THIRTEEN}
+    values = [VALUE[c] for c in cards if c.rank != KING]
+    if len(values) < len(cards):
+        return suits, True, 0, 0  # a king answers any top card: the sums are never asked
+    singles, combos = _sums(tuple(sorted(values)))
+    return suits, False, singles, combos
+
+
+@lru_cache(maxsize=1 << 14)
+def _sums(values: tuple[int, ...]) -> tuple[int, int]:
+    """Bit masks of these values and of the sums (up to 13) of two or more of them: kept by values, as plain
+    integers the garbage collector need not walk (see `_best_score`)."""
+    singles = 0
+    sums = 0  # bit t: one or more of the values seen so far add up to t
+    combos = 0  # bit t: two or more of them do
+    for v in values:
+        grown = (sums << v) & _UP_TO_13
         combos |= grown
-        sums |= grown
-        sums.add(v)
-        singles.add(v)
-    return suits, king, frozenset(singles), frozenset(combos)
+        sums |= grown | 1 << v
+        singles |= 1 << v
+    return singles, combos
+
+
+_UP_TO_13 = (1 << (THIRTEEN + 1)) - 1
 
 
 _TOPS: dict[Card, tuple[str, bool, int]] = {
@@ -95,7 +104,7 @@ def _stuck_chance(cards: Sequence[Card], unseen: Collection[Card]) -> float:
     stuck = 0
     for top in unseen:
         suit, top_is_king, target = _TOPS[top]
-        if suit in suits or target in combos or (not top_is_king and target in singles):
+        if suit in suits or combos >> target & 1 or (not top_is_king and singles >> target & 1):
             continue
         stuck += 1
     return stuck / len(unseen)
@@ -113,12 +122,14 @@ def _answers(top: Card, unseen: frozenset[Card]) -> frozenset[Card]:
     return _ANSWERS[top] & unseen
 
 
-def _other_stuck_chance(answers: int, unseen: Collection[Card]) -> float:
-    """Roughly how likely the other player holds none of the `answers` unseen cards."""
-    held = min(OTHER_HOLDS, len(unseen))
+@lru_cache(maxsize=1 << 12)
+def _other_stuck_chance(answers: int, unseen: int) -> float:
+    """Roughly how likely the other player holds none of `answers` of the `unseen` cards (kept: two integers
+    ask it, and a playout asks it at every move)."""
+    held = min(OTHER_HOLDS, unseen)
     chance = 1.0
     for i in range(held):
-        chance *= max(0, len(unseen) - answers - i) / (len(unseen) - i)
+        chance *= max(0, unseen - answers - i) / (unseen - i)
     return chance
 
 
@@ -155,7 +166,7 @@ def _play_worths(view: dict[str, Any], legal: Sequence[Move], hand: tuple[Card, 
             # The other player's next top card is most likely one that answers ours.
             stuck = _stuck_chance(rest, answers or unseen)
             value = value * (1 - stuck) - STUCK_COST * stuck
-        return value + OTHER_HAND * _other_stuck_chance(len(answers), unseen)
+        return value + OTHER_HAND * _other_stuck_chance(len(answers), len(unseen))
 
     return [worth(move) for move in legal]
 

@@ -74,7 +74,12 @@ def score_breakdown(cards: Iterable[Card]) -> dict[str, int]:
 
 
 def score_hand(cards: Iterable[Card]) -> int:
-    return score_breakdown(cards)["total"]
+    """`score_breakdown`'s total, without the breakdown (the bots score candidate hands at every playout move)."""
+    hand = tuple(cards)
+    total = sum(value_points(tuple(sorted([VALUE[c] for c in hand]))))
+    if len(hand) >= FLUSH_MINIMUM and len({c.suit for c in hand}) == 1:
+        total += len(hand)
+    return total
 
 
 def is_legal_play(top: Card | None, cards: Sequence[Card]) -> bool:
