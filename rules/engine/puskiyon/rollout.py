@@ -35,13 +35,18 @@ def _mask(cards: tuple[Card, ...]) -> int:
     return mask
 
 
+_SUIT_BITS = len(FULL_DECK) // 4
+_SUIT_ALL = (1 << _SUIT_BITS) - 1
+_RUN_POINTS: tuple[int, ...] = tuple(
+    sum(POINTS[i] for i in range(_SUIT_BITS) if ranks >> i & 1) for ranks in range(1 << _SUIT_BITS)
+)
+"""The points of every set of one suit's ranks (the deck is suit by suit, and a rank's points are the same in
+every suit), so a hand's points are four look-ups."""
+
+
 def _points(mask: int) -> int:
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
+    return (_RUN_POINTS[mask & _SUIT_ALL] + _RUN_POINTS[mask >> _SUIT_BITS & _SUIT_ALL]
+            + _RUN_POINTS[mask >> 2 * _SUIT_BITS & _SUIT_ALL] + _RUN_POINTS[mask >> 3 * _SUIT_BITS])
 
 
 def rollout_for(point_weight: int, suit_weight: int, rank_weight: int) -> Rollout:
@@ -51,6 +56,7 @@ def rollout_for(point_weight: int, suit_weight: int, rank_weight: int) -> Rollou
     weights = tuple(
         (point_weight * POINTS[i] - suit_weight - rank_weight) * 64 + TEXT_ORDER[i] for i in range(len(FULL_DECK))
     )
+    suit_64, rank_64 = suit_weight * 64, rank_weight * 64
 
     def rollout(state: State, seat: int, limit: int) -> float:
         players = state.table.players
@@ -80,15 +86,18 @@ def rollout_for(point_weight: int, suit_weight: int, rank_weight: int) -> Rollou
                 continue
             fits = hand & MATCH_MASK[top]
             if fits:
-                best, best_key = -1, -1
-                while fits:
-                    low = fits & -fits
-                    i = low.bit_length() - 1
-                    fits ^= low
-                    key = weights[i] + (suit_weight * (hand & SUIT_MASK[i]).bit_count()
-                                        + rank_weight * (hand & RANK_MASK[i]).bit_count()) * 64
-                    if key > best_key:
-                        best, best_key = i, key
+                if fits & (fits - 1):  # two or more matches: the best weighed
+                    best, best_key = -1, -1
+                    while fits:
+                        low = fits & -fits
+                        i = low.bit_length() - 1
+                        fits ^= low
+                        key = (weights[i] + suit_64 * (hand & SUIT_MASK[i]).bit_count()
+                               + rank_64 * (hand & RANK_MASK[i]).bit_count())
+                        if key > best_key:
+                            best, best_key = i, key
+                else:
+                    best = fits.bit_length() - 1
                 hand ^= BIT[best]
                 hands[turn] = hand
                 top = best
