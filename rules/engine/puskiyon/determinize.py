@@ -18,7 +18,7 @@ from typing import Any
 
 from rules.engine.cards import FULL_DECK, Card, parse_cards
 from rules.engine.puskiyon.scoring import MATCHES
-from rules.engine.puskiyon.state import DREW, NO_LAST, State, Table
+from rules.engine.puskiyon.state import DREW, NO_LAST, Last, State, Table, build
 
 
 @lru_cache(maxsize=4096)
@@ -32,11 +32,20 @@ class _Facts:
     """What every guess from one view shares: read once, then reused for the hundreds of guesses of a decision."""
 
     unseen: tuple[Card, ...]  # in deck order, before the guess shuffles it
-    # (seat, the cards it rules out) per card of another hand, the most ruled out first
-    slots: tuple[tuple[int, frozenset[Card]], ...]
-    hand: tuple[Card, ...]
+    # (seat, the cards it rules out) per card of another hand that the reading constrains, the most ruled out first
+    constrained: tuple[tuple[int, frozenset[Card]], ...]
+    free: tuple[int, ...]  # the seat of each other card the reading leaves free, in seat order: dealt last, in turn
+    hands: tuple[tuple[Card, ...], ...]  # the seat's own hand in its place, the others empty
     pile: tuple[Card, ...]
-    drawn: Card | None
+    last: Last
+    players: int
+    me: int
+    target: int
+    dealer: int
+    totals: tuple[int, ...]
+    to_act: int | None
+    passes: int
+    steps: str
 
 
 _last: tuple[Mapping[str, Any], _Facts] | None = None
@@ -72,26 +81,39 @@ def _facts(view: Mapping[str, Any]) -> _Facts:
             slots.append((len(excluded), seat, excluded))
     slots.sort(key=lambda slot: -slot[0])
     drawn = view.get("drawn")
-    facts = _Facts(unseen=unseen, slots=tuple((seat, excluded) for _size, seat, excluded in slots), hand=hand,
-                   pile=pile, drawn=parse_cards([drawn])[0] if drawn else None)
+    to_act = view["to_act"]
+    facts = _Facts(
+        unseen=unseen,
+        constrained=tuple((seat, excluded) for _size, seat, excluded in slots if excluded),
+        free=tuple(seat for _size, seat, excluded in slots if not excluded),
+        hands=tuple(hand if seat == me else () for seat in range(players)),
+        pile=pile,
+        last=(me, DREW, parse_cards([drawn])[0]) if drawn else NO_LAST,
+        players=players,
+        me=me,
+        target=int(view["target"]),
+        dealer=int(view["dealer"]),
+        totals=tuple(int(t) for t in view["totals"]),
+        to_act=None if to_act is None else int(to_act),
+        passes=int(view["passes"]),
+        steps=str(view["steps"]),
+    )
     _last = (view, facts)
     return facts
 
 
 def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
     facts = _facts(view)
-    players = int(view["players"])
-    me = int(view["seat"])
     unseen = list(facts.unseen)
     rng.shuffle(unseen)
-    dealt: list[list[Card]] = [[] for _ in range(players)]
-    for seat, excluded in facts.slots:
+    dealt = [list(hand) for hand in facts.hands]
+    for seat, excluded in facts.constrained:
         pick = next((i for i, c in enumerate(unseen) if c not in excluded), 0)  # none allowed: the reading was wrong
         dealt[seat].append(unseen.pop(pick))
-    hands = [facts.hand if seat == me else tuple(dealt[seat]) for seat in range(players)]
-    stock = tuple(unseen)
-    last = (me, DREW, facts.drawn) if facts.drawn is not None else NO_LAST
-    table = Table(players=players, target=int(view["target"]), seed=f"guess-{rng.random()}",
-                  dealer=int(view["dealer"]), totals=tuple(int(t) for t in view["totals"]))
-    return State(table=table, hands=tuple(hands), stock=stock, pile=facts.pile, turn=view["to_act"],
-                 passes=int(view["passes"]), last=last, steps=str(view["steps"]))
+    free = len(facts.free)
+    for seat, c in zip(facts.free, unseen, strict=False):  # a free card takes the first card left, in turn
+        dealt[seat].append(c)
+    table = Table(players=facts.players, target=facts.target, seed=f"guess-{rng.random()}", dealer=facts.dealer,
+                  totals=facts.totals)
+    return build(table, tuple(map(tuple, dealt)), tuple(unseen[free:]), facts.pile, facts.to_act, facts.passes,
+                 facts.last, facts.steps)
