@@ -1,0 +1,131 @@
+"""Hawk as the search plays it out (`hawk/searched.py`, `state.build`): faster, and the same values.
+
+The search reads only a finished play-out's points, so `tally_deltas` must give exactly the points the
+round's full result gives, and states built through the slot setters must equal `State(...)`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import random
+from collections import Counter
+
+import pytest
+
+import rules.engine.hawk as hawk
+from rules.engine.cards import Card
+from rules.engine.hawk import bot, searched
+from rules.engine.hawk.deck import PIPS, RANKS
+from rules.engine.hawk.scoring import tally_deltas, tally_tricks
+from rules.engine.hawk.state import Deal, State, Trick, build, build_trick
+from rules.engine.puskiyon import state as puskiyon_state
+from rules.engine.search import SearchGame, pimc_chooser
+from tests.rules.contract import play_out
+
+SUIT_LETTERS = "CDHS"
+
+
+def _bonus_cards(rng: random.Random) -> list[Card]:
+    """Four cards that show a bonus together: one number in all four suits, or four in a row of one suit."""
+    if rng.random() < 0.5:
+        rank = rng.choice(RANKS)
+        return [Card(rank, suit) for suit in SUIT_LETTERS]
+    start = rng.randrange(len(RANKS) - 3)
+    suit = rng.choice(SUIT_LETTERS)
+    return [Card(rank, suit) for rank in RANKS[start:start + 4]]
+
+
+def _tricks_showing_bonuses(rng: random.Random, players: int) -> list[tuple[int, tuple[Card, ...]]]:
+    """A round's tricks (each card once), many made to show a bonus, taken by random seats."""
+    pool = list(PIPS)
+    rng.shuffle(pool)
+    tricks = []
+    for _trick in range(hawk.deal_size(players)):
+        cards: list[Card] = []
+        wanted = _bonus_cards(rng)
+        if rng.random() < 0.5 and all(c in pool for c in wanted):
+            cards = wanted
+        cards += [c for c in pool if c not in cards][: players - len(cards)]
+        pool = [c for c in pool if c not in cards]
+        rng.shuffle(cards)
+        tricks.append((rng.randrange(players), tuple(cards)))
+    return tricks
+
+
+@pytest.mark.parametrize("per_trick", [False, True])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_search_points_equal_the_full_results_points_on_played_rounds(players: int, per_trick: bool) -> None:
+    rng = random.Random(f"searched-{players}-{per_trick}")
+    config = hawk.SPEC.make_config(players, {"bonus_per_trick": per_trick})
+    for number in range(150):
+        end, _moves = play_out(hawk, hawk.new_round(config, f"searched-{number}"), rng)
+        assert searched.result(end).deltas == hawk.result(end).deltas
+
+
+@pytest.mark.parametrize("per_trick", [False, True])
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_the_search_points_count_bonuses_on_either_side_as_the_scorer_does(players: int, per_trick: bool) -> None:
+    """Random play rarely shows four suits or a straight; these trick lists show them often, on both sides,
+    some kinds twice (counted once a side unless per trick)."""
+    rng = random.Random(f"bonuses-{players}-{per_trick}")
+    shown: Counter[tuple[str, str]] = Counter()
+    for _ in range(600):
+        tricks = _tricks_showing_bonuses(rng, players)
+        score, events, _pips = tally_tricks(players, tricks, per_trick)
+        shown.update((e["kind"], e["side"]) for e in events)
+        assert tally_deltas(players, tricks, per_trick) == score.deltas
+    assert min(shown[kind, side] for kind in ("four_suits", "straight") for side in ("LAFH", "NOB")) > 50
+
+
+def test_a_round_not_over_has_no_points_for_the_search() -> None:
+    state = hawk.new_round(hawk.SPEC.make_config(4), "not-over")
+    with pytest.raises(ValueError):
+        searched.result(state)
+
+
+def test_a_built_state_equals_the_dataclass_state_field_by_field() -> None:
+    """`build` restates a frozen dataclass's `__init__`: it must take exactly the class's fields, in order,
+    and give an equal value (this fails if a field is added to `State` or `Trick` and not to the builders)."""
+    end, _moves = play_out(hawk, hawk.new_round(hawk.SPEC.make_config(4), "built"), random.Random(3))
+    for cls, builder in ((State, build), (Trick, build_trick)):
+        names = [f.name for f in dataclasses.fields(cls)]
+        assert list(inspect.signature(builder).parameters) == names
+    values = {f.name: getattr(end, f.name) for f in dataclasses.fields(State)}
+    made = build(**values)
+    assert made == State(**values) and type(made) is State
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.turn = 0  # type: ignore[misc]
+    trick = end.tricks[0]
+    assert build_trick(trick.leader, trick.winner, trick.cards) == trick
+    assert isinstance(end.deal, Deal)
+
+
+def test_puskiyons_built_state_takes_exactly_its_dataclass_fields() -> None:
+    cls = puskiyon_state.State
+    names = [f.name for f in dataclasses.fields(cls)]
+    assert list(inspect.signature(puskiyon_state.build).parameters) == names
+    import rules.engine.puskiyon as puskiyon
+
+    start = puskiyon.new_round(puskiyon.SPEC.make_config(4), "built")
+    values = {name: getattr(start, name) for name in names}
+    assert puskiyon_state.build(**values) == cls(**values)
+
+
+def test_the_search_decides_the_same_on_the_lean_module_as_on_the_package() -> None:
+    package = dataclasses.replace(bot.SEARCH, module=hawk)
+    assert bot.SEARCH.module is searched
+    lean_choose = pimc_chooser(bot.SEARCH, 120, "same")
+    full_choose = pimc_chooser(package, 120, "same")
+    rng = random.Random(11)
+    decided = 0
+    for number in range(6):
+        state = hawk.new_round(hawk.SPEC.make_config(4), f"lean-{number}")
+        while (seat := hawk.to_act(state)) is not None:
+            view, legal = hawk.view(state, seat), hawk.legal_moves(state, seat)
+            if len(legal) > 1 and decided < 60:
+                assert lean_choose(view, legal) == full_choose(view, legal)
+                decided += 1
+            state = hawk.apply(state, seat, rng.choice(legal))
+    assert decided == 60
+    assert isinstance(bot.SEARCH, SearchGame)
