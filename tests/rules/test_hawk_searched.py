@@ -129,3 +129,23 @@ def test_the_search_decides_the_same_on_the_lean_module_as_on_the_package() -> N
             state = hawk.apply(state, seat, rng.choice(legal))
     assert decided == 60
     assert isinstance(bot.SEARCH, SearchGame)
+
+
+def test_guesses_from_views_in_turn_are_the_guesses_each_view_gives_alone() -> None:
+    """The guess keeps the facts of the view it last read (by the view object's identity); views asked in
+    turn, and a view equal to but not the same object as another, each get their own guesses."""
+    from rules.engine.hawk import determinize as guessing
+
+    state = hawk.new_round(hawk.SPEC.make_config(4), "guess-cache")
+    rng = random.Random(5)
+    views = []
+    while (seat := hawk.to_act(state)) is not None and len(views) < 12:
+        views.append(hawk.view(state, seat))
+        state = hawk.apply(state, seat, rng.choice(hawk.legal_moves(state, seat)))
+    alone = []
+    for view in views:
+        guessing._last = None
+        alone.append(guessing.determinize(view, random.Random(1)))
+    for index in (3, 0, 7, 7, 11, 3):
+        assert guessing.determinize(views[index], random.Random(1)) == alone[index]
+        assert guessing.determinize(dict(views[index]), random.Random(1)) == alone[index]

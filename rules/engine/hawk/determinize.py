@@ -8,13 +8,15 @@ lacks by not following) and to the out-of-play packet, which nobody has seen.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from rules.engine.api import Config
 from rules.engine.cards import Card, card
 from rules.engine.hawk.deck import DECK, SORT_KEY
 from rules.engine.hawk.spec import SPEC
-from rules.engine.hawk.state import Deal, State, Trick
+from rules.engine.hawk.state import Deal, State, Trick, build
 from rules.engine.sampling import Slot, deal_hidden
 
 
@@ -22,7 +24,33 @@ def _lacking(void: frozenset[str]) -> Any:
     return (lambda c: c[1] not in void) if void else None
 
 
-def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What every guess from one view shares: read once, then reused for the hundreds of guesses of a decision."""
+
+    pool: tuple[Card, ...]  # the unseen cards in deck order, before the guess shuffles them
+    slots: tuple[Slot, ...]  # the other seats' hands (none of a suit the seat has shown it lacks), then the out packet
+    seats: tuple[int, ...]  # the seat of each hand slot
+    hands: tuple[tuple[Card, ...], ...]  # the seat's own hand in its place, the others empty
+    played: tuple[tuple[Card, ...], ...]  # each seat's cards played so far
+    config: Config
+    dealer: int
+    leader: int
+    table: tuple[Card, ...]
+    tricks: tuple[Trick, ...]
+    to_act: int | None
+
+
+_last: tuple[Mapping[str, Any], _Facts] | None = None
+"""The facts of the view last guessed from, kept with the view itself (so it cannot be another view at its
+address): the search guesses from one view object many times in a row and never changes it."""
+
+
+def _facts(view: Mapping[str, Any]) -> _Facts:
+    global _last
+    last = _last
+    if last is not None and last[0] is view:
+        return last[1]
     players = int(view["players"])
     me = int(view["seat"])
     hand = tuple(card(t) for t in view["hand"])
@@ -41,18 +69,38 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
             if i and c[1] != cards[0][1]:
                 voids[seat].add(cards[0][1])
     seen = set(hand) | {c for cards in played.values() for c in cards}
-    pool = [c for c in DECK if c not in seen]
     counts = list(view["hand_counts"])
-    seats = [s for s in range(players) if s != me]
+    seats = tuple(s for s in range(players) if s != me)
     slots = [Slot(counts[s], _lacking(frozenset(voids[s]))) for s in seats]
     slots.append(Slot(int(view["out_of_play"])))
-    dealt = deal_hidden(pool, slots, rng)
-    hands: list[tuple[Card, ...]] = [()] * players
-    hands[me] = hand
-    for seat, cards in zip(seats, dealt, strict=False):
-        hands[seat] = tuple(sorted(cards, key=SORT_KEY.__getitem__))
-    config = SPEC.make_config(players, {"bonus_per_trick": bool(view["bonus_per_trick"])})
-    at_deal = tuple(tuple(sorted((*hands[s], *played[s]), key=SORT_KEY.__getitem__)) for s in range(players))
-    deal = Deal(config=config, seed=f"guess-{rng.random()}", dealer=int(view["dealer"]), dealt=at_deal,
-                out=tuple(sorted(dealt[-1], key=SORT_KEY.__getitem__)))
-    return State(deal=deal, hands=tuple(hands), leader=leader, table=table, tricks=tricks, turn=view["to_act"])
+    facts = _Facts(
+        pool=tuple(c for c in DECK if c not in seen),
+        slots=tuple(slots),
+        seats=seats,
+        hands=tuple(hand if s == me else () for s in range(players)),
+        played=tuple(tuple(played[s]) for s in range(players)),
+        config=SPEC.make_config(players, {"bonus_per_trick": bool(view["bonus_per_trick"])}),
+        dealer=int(view["dealer"]),
+        leader=leader,
+        table=table,
+        tricks=tricks,
+        to_act=view["to_act"],
+    )
+    _last = (view, facts)
+    return facts
+
+
+def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=SORT_KEY.__getitem__))
+
+
+def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
+    facts = _facts(view)
+    dealt = deal_hidden(facts.pool, facts.slots, rng)
+    hands = list(facts.hands)
+    for seat, cards in zip(facts.seats, dealt, strict=False):
+        hands[seat] = _sorted(cards)
+    at_deal = tuple(_sorted((*hands[s], *facts.played[s])) for s in range(len(hands)))
+    deal = Deal(config=facts.config, seed=f"guess-{rng.random()}", dealer=facts.dealer, dealt=at_deal,
+                out=_sorted(dealt[-1]))
+    return build(deal, tuple(hands), facts.leader, facts.table, facts.tricks, facts.to_act)
