@@ -46,8 +46,9 @@ class SearchGame:
     observe: Callable[[Any, int], View] | None = None  # the policy's view in playouts (default: module.view)
     random_playouts: bool = False  # playouts pick uniformly (for a game whose policy is too slow to play them)
     shortlist: Callable[[View, Sequence[Move]], Sequence[Move]] | None = None  # legal moves, the policy's best first
-    # `playout` without the engine: (state, seat, move limit) -> the same value, for a game whose policy needs no rng
-    rollout: Callable[[Any, int, int], float] | None = None
+    # `playout` without the engine: (state, seat, move limit, the search's rng) -> the value `playout` would give,
+    # drawing the same random numbers from the rng (none, where the policy needs none)
+    rollout: Callable[[Any, int, int, random.Random], float] | None = None
 
 
 def view_key(view: View) -> str:
@@ -73,7 +74,7 @@ def seat_value(game: SearchGame, state: Any, seat: int) -> float:
 def playout(game: SearchGame, state: Any, seat: int, rng: random.Random) -> float:
     """Play the round out with the policy at every seat; the value of the end for `seat`."""
     if game.rollout is not None:
-        return game.rollout(state, seat, MAX_PLAYOUT_MOVES)
+        return game.rollout(state, seat, MAX_PLAYOUT_MOVES, rng)
     module = game.module
     policy = game.policy
     observe = game.observe or module.view

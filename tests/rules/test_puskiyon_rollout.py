@@ -50,7 +50,7 @@ def test_a_mask_playout_cut_short_has_the_engines_estimate(monkeypatch: pytest.M
     for state, seat in guessed_positions(4, 3):
         fast = search.playout(bot.SEARCH, state, seat, rng)
         assert fast == search.playout(ENGINE_PLAYOUT, state, seat, rng)
-        cut += bot.SEARCH.rollout(state, seat, 10_000) != fast  # type: ignore[misc]
+        cut += bot.SEARCH.rollout(state, seat, 10_000, rng) != fast  # type: ignore[misc]
     assert cut > 20  # many of these play-outs really were cut short
 
 
@@ -61,7 +61,7 @@ def test_a_mask_playout_of_a_finished_hand_is_its_score() -> None:
     points = [game.hand_points(h) for h in state.hands]
     for seat in range(3):
         expected = (sum(points) - points[seat]) / 2 - points[seat]
-        assert bot.SEARCH.rollout(state, seat, 400) == expected  # type: ignore[misc]
+        assert bot.SEARCH.rollout(state, seat, 400, random.Random(0)) == expected  # type: ignore[misc]
 
 
 def test_the_search_decides_the_same_on_mask_playouts() -> None:

@@ -27,6 +27,7 @@ from rules.engine.hawk.deck import PIPS, TRUMPED_BY, winning_index
 from rules.engine.hawk.determinize import determinize
 from rules.engine.hawk.endgame import best_card
 from rules.engine.hawk.knowledge import Seen, read_view
+from rules.engine.hawk.rollout import rollout
 from rules.engine.moves import Move
 from rules.engine.search import Chooser, SearchGame, level_chooser
 
@@ -149,7 +150,7 @@ BUDGETS: dict[str, int] = {"normal": 300, "strong": 900}
 """Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
 
 SEARCH = SearchGame(  # type: ignore[arg-type]
-    module=searched, determinize=determinize, policy=quick, random_playouts=True,
+    module=searched, determinize=determinize, policy=quick, random_playouts=True, rollout=rollout,
 )
 
 

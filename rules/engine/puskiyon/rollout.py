@@ -10,6 +10,7 @@ plays the drawn card when it matches, and otherwise sheds its best-weighted matc
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from rules.engine.cards import FULL_DECK, Card
@@ -25,7 +26,7 @@ POINTS: tuple[int, ...] = tuple(CARD_POINTS[c] for c in FULL_DECK)
 TEXT_ORDER: tuple[int, ...] = tuple(sorted(str(o) for o in FULL_DECK).index(str(c)) for c in FULL_DECK)
 """Each card's place among the cards' texts: `choose` breaks a tie in weight by the larger text."""
 
-Rollout = Callable[[State, int, int], float]
+Rollout = Callable[[State, int, int, random.Random], float]
 
 
 def _mask(cards: tuple[Card, ...]) -> int:
@@ -51,14 +52,14 @@ def _points(mask: int) -> int:
 
 def rollout_for(point_weight: int, suit_weight: int, rank_weight: int) -> Rollout:
     """The play-out of the bot weighing a play as `point_weight` per point shed plus `suit_weight` (`rank_weight`)
-    per other card of its suit (rank) kept: `rollout(state, seat, limit)` is `seat`'s value after at most `limit`
-    moves, the others' mean points less its own."""
+    per other card of its suit (rank) kept: `rollout(state, seat, limit, rng)` is `seat`'s value after at most
+    `limit` moves, the others' mean points less its own (the easy bot draws no random numbers, so neither does this)."""
     weights = tuple(
         (point_weight * POINTS[i] - suit_weight - rank_weight) * 64 + TEXT_ORDER[i] for i in range(len(FULL_DECK))
     )
     suit_64, rank_64 = suit_weight * 64, rank_weight * 64
 
-    def rollout(state: State, seat: int, limit: int) -> float:
+    def rollout(state: State, seat: int, limit: int, rng: random.Random) -> float:
         players = state.table.players
         hands = [_mask(h) for h in state.hands]
         stock = [INDEX[c] for c in state.stock]
