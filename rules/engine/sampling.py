@@ -9,10 +9,13 @@ not, a slower exact matching finds an assignment if one exists.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from rules.engine.cards import Card
+
+Facts = TypeVar("Facts")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +92,28 @@ def _matching(cards: list[Card], slots: Sequence[Slot]) -> list[list[Card]] | No
     for p, ci in enumerate(holder):
         dealt[places[p]].append(cards[ci])  # type: ignore[index]
     return dealt
+
+
+class OncePerView(Generic[Facts]):
+    """`read(view)` kept for the view last asked: a search guesses hundreds of times in a row from one view
+    object and never changes it, so what every guess shares is read once a decision instead of once a guess.
+
+    The view is held with its facts and compared by identity, never by equality: a held object's address
+    cannot be another view's, and an equal copy is read afresh. One (view, facts) pair is read and written as
+    a whole, so threads asking for different views only cost each other a read.
+    """
+
+    def __init__(self, read: Callable[[Mapping[str, Any]], Facts]) -> None:
+        self._read = read
+        self._last: tuple[Mapping[str, Any], Facts] | None = None
+
+    def __call__(self, view: Mapping[str, Any]) -> Facts:
+        last = self._last
+        if last is not None and last[0] is view:
+            return last[1]
+        facts = self._read(view)
+        self._last = (view, facts)
+        return facts
+
+    def forget(self) -> None:
+        self._last = None

@@ -43,3 +43,21 @@ def states_along(game: GameModule, state: Any, rng: random.Random) -> Iterable[A
         state = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
         yield state
         seat = game.to_act(state)
+
+
+def guessed_positions(game: GameModule, bot: Any, config: Any, rounds: int, policy: Any = None
+                      ) -> Iterable[tuple[Any, int]]:
+    """(a guess after one of its legal moves, the seat that moved) for every decision of `rounds` rounds played by
+    `policy` (default: the bot's `choose`), each guess made by the bot's `determinize` from the seat's view: the
+    positions a search plays out from."""
+    choose = policy or bot.choose
+    for number in range(rounds):
+        state = game.new_round(config, f"guessed-{number}")
+        step = 0
+        while (turn := game.to_act(state)) is not None:
+            view = game.view(state, turn)
+            guess = bot.determinize(view, random.Random(f"{number}|{step}"))
+            for move in game.legal_moves(guess, turn):
+                yield game.apply(guess, turn, move), turn
+            state = game.apply(state, turn, choose(view, game.legal_moves(state, turn)))
+            step += 1

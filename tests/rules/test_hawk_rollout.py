@@ -12,21 +12,9 @@ import rules.engine.hawk as hawk
 from rules.engine import search
 from rules.engine.hawk import bot
 from rules.engine.hawk.rollout import rollout
+from tests.rules.contract import guessed_positions
 
 ENGINE_PLAYOUT = dataclasses.replace(bot.SEARCH, rollout=None)
-
-
-def guessed_positions(players: int, rounds: int, per_trick: bool = False):
-    """(guessed state after a move, seat) for every legal move of every decision of easy-bot rounds."""
-    config = hawk.SPEC.make_config(players, {"bonus_per_trick": per_trick})
-    for number in range(rounds):
-        state = hawk.new_round(config, f"rollout-{players}-{number}")
-        while (turn := hawk.to_act(state)) is not None:
-            view = hawk.view(state, turn)
-            guess = bot.determinize(view, random.Random(f"{number}|{len(state.tricks)}|{len(state.table)}"))
-            for move in hawk.legal_moves(guess, turn):
-                yield hawk.apply(guess, turn, move), turn
-            state = hawk.apply(state, turn, bot.quick(view, hawk.legal_moves(state, turn)))
 
 
 @pytest.mark.parametrize("per_trick", [False, True])
@@ -34,7 +22,8 @@ def guessed_positions(players: int, rounds: int, per_trick: bool = False):
 def test_the_list_playout_has_the_engines_value_from_the_same_random_numbers(players: int, per_trick: bool) -> None:
     values = set()
     checked = 0
-    for state, seat in guessed_positions(players, 3, per_trick):
+    config = hawk.SPEC.make_config(players, {"bonus_per_trick": per_trick})
+    for state, seat in guessed_positions(hawk, bot, config, 3, bot.quick):
         fast_rng, engine_rng = random.Random(checked), random.Random(checked)
         fast = search.playout(bot.SEARCH, state, seat, fast_rng)
         assert fast == search.playout(ENGINE_PLAYOUT, state, seat, engine_rng)

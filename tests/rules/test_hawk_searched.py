@@ -144,7 +144,7 @@ def test_guesses_from_views_in_turn_are_the_guesses_each_view_gives_alone() -> N
         state = hawk.apply(state, seat, rng.choice(hawk.legal_moves(state, seat)))
     alone = []
     for view in views:
-        guessing._last = None
+        guessing._facts.forget()
         alone.append(guessing.determinize(view, random.Random(1)))
     for index in (3, 0, 7, 7, 11, 3):
         assert guessing.determinize(views[index], random.Random(1)) == alone[index]

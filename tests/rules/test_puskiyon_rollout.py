@@ -12,20 +12,9 @@ import rules.engine.puskiyon as game
 from rules.engine import search
 from rules.engine.puskiyon import bot
 from rules.engine.puskiyon.spec import SPEC
+from tests.rules.contract import guessed_positions
 
 ENGINE_PLAYOUT = dataclasses.replace(bot.SEARCH, rollout=None)
-
-
-def guessed_positions(players: int, rounds: int):
-    """(guessed state after a move, seat) for every legal move of every decision of easy-bot rounds."""
-    for number in range(rounds):
-        state = game.new_round(SPEC.make_config(players), f"rollout-{players}-{number}")
-        while (turn := game.to_act(state)) is not None:
-            view = game.view(state, turn)
-            guess = bot.determinize(view, random.Random(f"{number}|{len(state.steps)}"))
-            for move in game.legal_moves(guess, turn):
-                yield game.apply(guess, turn, move), turn
-            state = game.apply(state, turn, bot.choose(view, game.legal_moves(state, turn)))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -33,7 +22,7 @@ def test_the_mask_playout_has_the_engines_value_on_every_guess(players: int) -> 
     rng = random.Random(0)
     values = set()
     checked = 0
-    for state, seat in guessed_positions(players, 6):
+    for state, seat in guessed_positions(game, bot, SPEC.make_config(players), 6):
         fast = search.playout(bot.SEARCH, state, seat, rng)
         assert fast == search.playout(ENGINE_PLAYOUT, state, seat, rng)
         values.add(fast)
@@ -47,7 +36,7 @@ def test_a_mask_playout_cut_short_has_the_engines_estimate(monkeypatch: pytest.M
     monkeypatch.setattr(search, "MAX_PLAYOUT_MOVES", limit)
     rng = random.Random(1)
     cut = 0
-    for state, seat in guessed_positions(4, 3):
+    for state, seat in guessed_positions(game, bot, SPEC.make_config(4), 3):
         fast = search.playout(bot.SEARCH, state, seat, rng)
         assert fast == search.playout(ENGINE_PLAYOUT, state, seat, rng)
         cut += bot.SEARCH.rollout(state, seat, 10_000, rng) != fast  # type: ignore[misc]

@@ -17,7 +17,7 @@ from rules.engine.cards import Card, card
 from rules.engine.hawk.deck import DECK, SORT_KEY
 from rules.engine.hawk.spec import SPEC
 from rules.engine.hawk.state import Deal, State, Trick, build
-from rules.engine.sampling import Slot, deal_hidden
+from rules.engine.sampling import OncePerView, Slot, deal_hidden
 
 
 def _lacking(void: frozenset[str]) -> Any:
@@ -41,16 +41,8 @@ class _Facts:
     to_act: int | None
 
 
-_last: tuple[Mapping[str, Any], _Facts] | None = None
-"""The facts of the view last guessed from, kept with the view itself (so it cannot be another view at its
-address): the search guesses from one view object many times in a row and never changes it."""
-
-
+@OncePerView
 def _facts(view: Mapping[str, Any]) -> _Facts:
-    global _last
-    last = _last
-    if last is not None and last[0] is view:
-        return last[1]
     players = int(view["players"])
     me = int(view["seat"])
     hand = tuple(card(t) for t in view["hand"])
@@ -86,7 +78,6 @@ def _facts(view: Mapping[str, Any]) -> _Facts:
         tricks=tricks,
         to_act=view["to_act"],
     )
-    _last = (view, facts)
     return facts
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from rules.engine.cards import FULL_DECK, Card, parse_cards
 from rules.engine.puskiyon.scoring import MATCHES
 from rules.engine.puskiyon.state import DREW, NO_LAST, Last, State, Table, build
+from rules.engine.sampling import OncePerView
 
 
 @lru_cache(maxsize=4096)
@@ -48,16 +49,8 @@ class _Facts:
     steps: str
 
 
-_last: tuple[Mapping[str, Any], _Facts] | None = None
-"""The facts of the view last guessed from, kept with the view itself (so it cannot be another view at its
-address): the search guesses from one view object many times in a row and never changes it."""
-
-
+@OncePerView
 def _facts(view: Mapping[str, Any]) -> _Facts:
-    global _last
-    last = _last
-    if last is not None and last[0] is view:
-        return last[1]
     players = int(view["players"])
     me = int(view["seat"])
     hand = parse_cards(view["hand"])
@@ -98,7 +91,6 @@ def _facts(view: Mapping[str, Any]) -> _Facts:
         passes=int(view["passes"]),
         steps=str(view["steps"]),
     )
-    _last = (view, facts)
     return facts
 
 
