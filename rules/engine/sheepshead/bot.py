@@ -36,7 +36,9 @@ from rules.engine.sheepshead.deck import (
     winning_index,
 )
 from rules.engine.sheepshead.determinize import determinize
-from rules.engine.sheepshead.views import bot_view
+from rules.engine.sheepshead.results import tricks_taken
+from rules.engine.sheepshead.state import PLAY, State
+from rules.engine.sheepshead.views import bot_view, partner_knowledge
 
 # Picking: a linear score in cents fitted to self-play (what picking won over passing, hand by
 # hand, from the first seat and from the dealer's), by table size. Features: constant, the
@@ -192,6 +194,32 @@ class _Table:
             (self.me + i) % self.players for i in range(1, self.players - len(self.trick))
         ]
 
+    @classmethod
+    def of_state(cls, state: State, seat: int) -> _Table:
+        """`_Table(bot_view(state, seat))` in trick play, read straight off a guessed state: the search's play-outs
+        read one at every move, and building the view dict and reading it back was over half of that (a test
+        compares the two readings on every trick-play decision of many hands)."""
+        t = cls.__new__(cls)
+        players = state.table.players
+        picker = state.picker
+        t.me = seat
+        t.players = players
+        t.picker = picker
+        t.leaster = picker is None
+        t.status, t.partner = partner_knowledge(state, seat)
+        t.hand = list(state.hands[seat])
+        leader = state.leader
+        trick = state.trick
+        t.trick = [((leader + i) % players, c) for i, c in enumerate(trick)]
+        t.trick_cards = list(trick)
+        t.tricks_taken = tricks_taken(state)
+        seen = set(t.hand).union(trick, *(cards for _l, _w, cards in state.tricks))
+        if seat == picker:
+            seen.update(state.buried)
+        t.unseen = [c for c in DECK if c not in seen]
+        t.after_me = [(seat + i) % players for i in range(1, players - len(trick))]
+        return t
+
     @property
     def our_side(self) -> bool:
         return self.me == self.picker or self.me == self.partner
@@ -245,7 +273,10 @@ def _take_cost(c: Card) -> float:
 
 
 def _play(view: dict[str, Any], legal: Sequence[Move]) -> Move:
-    t = _Table(view)
+    return _play_read(_Table(view), legal)
+
+
+def _play_read(t: _Table, legal: Sequence[Move]) -> Move:
     options = [m.cards[0] for m in legal if m.kind == "play" and m.cards]
     if not options:
         return legal[0]
@@ -355,4 +386,15 @@ def chooser(level: str, seed: str, picks_lighter: Mapping[int, float] | None = N
     return decide
 
 
-SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, observe=bot_view)  # type: ignore[arg-type]
+def _playout_view(state: State, seat: int) -> dict[str, Any] | _Table:
+    """What a play-out's seat reads: in trick play the bot's reading of the guessed state, else its short view."""
+    return _Table.of_state(state, seat) if state.phase == PLAY else bot_view(state, seat)
+
+
+def _playout_choose(seen: dict[str, Any] | _Table, legal: Sequence[Move]) -> Move:
+    """`choose`, from either of the readings `_playout_view` gives."""
+    return _play_read(seen, legal) if type(seen) is _Table else choose(seen, legal)  # type: ignore[arg-type]
+
+
+SEARCH = SearchGame(module=game, determinize=determinize, policy=_playout_choose,  # type: ignore[arg-type]
+                    observe=_playout_view)
