@@ -17,7 +17,8 @@ repeats exactly.
 yet there: a row of strong bots takes hours of one core, more than one sitting, and since each deal's result
 depends on its seed and the code alone, a row finished in several runs is the row one run would have made.
 The file names the engine code that wrote it (a digest of its sources), and a run of other code refuses it
-rather than mix two bots' results. `--report` prints the rows as far as their journals go, playing nothing.
+rather than mix two bots' results. `--report` prints the rows as far as their journals go, playing nothing, and
+names the code of a journal other code played (a finished row keeps the digest of the code that played it).
 """
 
 from __future__ import annotations
@@ -156,6 +157,7 @@ class Outcome:
     b: str
     results: tuple[float, ...]
     seconds: float
+    code: str | None = None  # a report's journal played by other code than this: that code's digest
 
     @property
     def deals(self) -> int:
@@ -185,6 +187,8 @@ class Outcome:
             return f"| {self.game} | {self.players} | {self.a} | {self.b} | 0 | | | {unit} | not played | 0 |"
         low, high = self.interval
         verdict = "A better" if low > 0 else "B better" if high < 0 else "not separated"
+        if self.code is not None:
+            verdict += f" (played by code {self.code})"
         return (f"| {self.game} | {self.players} | {self.a} | {self.b} | {self.deals} | {self.mean:+.3f} | "
                 f"[{low:+.3f}, {high:+.3f}] | {unit} | {verdict} | {self.seconds:.0f} |")
 
@@ -232,12 +236,24 @@ class Journal:
         path = folder / f"{key}-{players}-{a}-{b}-{safe}.tsv"
         return cls(path, f"# arena {key} {players} {a} {b} seed={seed} code={code_digest(key)}")
 
-    def read(self) -> dict[int, tuple[float, float]]:
-        """The deals already played (a line cut short by a killed run is not one)."""
+    def written_by(self) -> str | None:
+        """The code digest the journal names when it is not this code's (None: this code's, or no journal yet)."""
+        if not self.path.exists():
+            return None
+        first = self.path.read_text().split("\n", 1)[0]
+        row, _, code = first.partition(" code=")
+        mine = self.header.partition(" code=")
+        if row != mine[0]:
+            raise JournalError(f"{self.path} was written for {first!r}, not for the row {mine[0]!r}")
+        return None if code == mine[2] else code
+
+    def read(self, other_code: bool = False) -> dict[int, tuple[float, float]]:
+        """The deals already played (a line cut short by a killed run is not one). A journal of other code is
+        refused, unless `other_code` (a report of what was played, never a row to go on with)."""
         if not self.path.exists():
             return {}
         lines = self.path.read_text().split("\n")
-        if lines[0] != self.header:
+        if lines[0] != self.header and not (other_code and self.written_by() is not None):
             raise JournalError(f"{self.path} was written for {lines[0]!r}, not {self.header!r}: the bots' code "
                                "or the row differs; move it aside to start the row again")
         done: dict[int, tuple[float, float]] = {}
@@ -271,9 +287,11 @@ def run(key: str, players: int, a: str, b: str, deals: int, seed: str,
         play: bool = True) -> Outcome:
     """Deals 0 to `deals` - 1, in `jobs` processes; the results in deal order whatever `jobs` is. With a journal
     folder, the deals it holds are not played again and each new one is added as it ends; `play=False` reports
-    the journal as it stands. `seconds` is the deals' own time, summed."""
+    the journal as it stands, whatever code played it (the outcome names that code when it is not this).
+    `seconds` is the deals' own time, summed."""
     book = Journal.for_row(journal, key, players, a, b, seed) if journal is not None else None
-    done = book.read() if book is not None else {}
+    done = book.read(other_code=not play) if book is not None else {}
+    code = book.written_by() if book is not None and not play else None
     numbers = [n for n in range(deals) if n not in done] if play else []
     tasks = [(key, players, a, b, f"{seed}|{key}|{players}|{number}") for number in numbers]
     if jobs <= 1 or not tasks:
@@ -294,7 +312,7 @@ def run(key: str, players: int, a: str, b: str, deals: int, seed: str,
             pool.close()
             pool.join()
     kept = [done[n] for n in range(deals) if n in done]
-    return Outcome(key, players, a, b, tuple(r for r, _ in kept), sum(t for _, t in kept))
+    return Outcome(key, players, a, b, tuple(r for r, _ in kept), sum(t for _, t in kept), code)
 
 
 def main(argv: list[str] | None = None) -> None:

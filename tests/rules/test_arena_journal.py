@@ -93,3 +93,28 @@ def test_report_prints_the_rows_so_far_and_plays_nothing(tmp_path: Path, monkeyp
 def test_report_needs_a_journal() -> None:
     with pytest.raises(SystemExit):
         arena.main(["--all", "--report"])
+
+
+def test_report_shows_a_journal_other_code_played_and_names_that_code(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A finished row keeps the digest of the code that played it; the report shows it, marked, and going on with
+    it is still refused."""
+    first = arena.run(*ROW, 3, "o", journal=tmp_path)
+    [path] = tmp_path.iterdir()
+    path.write_text(path.read_text().replace("code=", "code=0ld", 1))
+    arena.main(["--game", "sheepshead", "--players", "3", "--a", "easy", "--b", "random", "--deals", "3", "--seed", "o",
+                "--journal", str(tmp_path), "--report"])
+    row = capsys.readouterr().out.splitlines()[2]
+    old = f"0ld{arena.code_digest('sheepshead')}"
+    assert row == first.row().replace(" | A better | ", f" | A better (played by code {old}) | ")
+    assert arena.run(*ROW, 3, "o", journal=tmp_path, play=False).results == first.results
+    with pytest.raises(arena.JournalError, match="move it aside"):
+        arena.run(*ROW, 3, "o", journal=tmp_path)
+
+
+def test_report_refuses_a_journal_of_another_row(tmp_path: Path) -> None:
+    arena.run(*ROW, 2, "w", journal=tmp_path)
+    [path] = tmp_path.iterdir()
+    path.write_text(path.read_text().replace(" easy random ", " normal random ", 1))
+    with pytest.raises(arena.JournalError, match="not for the row"):
+        arena.run(*ROW, 2, "w", journal=tmp_path, play=False)
