@@ -236,24 +236,16 @@ class Journal:
         path = folder / f"{key}-{players}-{a}-{b}-{safe}.tsv"
         return cls(path, f"# arena {key} {players} {a} {b} seed={seed} code={code_digest(key)}")
 
-    def written_by(self) -> str | None:
-        """The code digest the journal names when it is not this code's (None: this code's, or no journal yet)."""
+    def read(self, other_code: bool = False) -> tuple[dict[int, tuple[float, float]], str | None]:
+        """The deals already played (a line cut short by a killed run is not one), and the digest of the code
+        that played them when it is not this code's. A journal of another row is refused, and so is one of other
+        code unless `other_code` (a report of what was played, never a row to go on with)."""
         if not self.path.exists():
-            return None
-        first = self.path.read_text().split("\n", 1)[0]
-        row, _, code = first.partition(" code=")
-        mine = self.header.partition(" code=")
-        if row != mine[0]:
-            raise JournalError(f"{self.path} was written for {first!r}, not for the row {mine[0]!r}")
-        return None if code == mine[2] else code
-
-    def read(self, other_code: bool = False) -> dict[int, tuple[float, float]]:
-        """The deals already played (a line cut short by a killed run is not one). A journal of other code is
-        refused, unless `other_code` (a report of what was played, never a row to go on with)."""
-        if not self.path.exists():
-            return {}
+            return {}, None
         lines = self.path.read_text().split("\n")
-        if lines[0] != self.header and not (other_code and self.written_by() is not None):
+        row, _, code = lines[0].partition(" code=")
+        mine, _, my_code = self.header.partition(" code=")
+        if row != mine or (code != my_code and not other_code):
             raise JournalError(f"{self.path} was written for {lines[0]!r}, not {self.header!r}: the bots' code "
                                "or the row differs; move it aside to start the row again")
         done: dict[int, tuple[float, float]] = {}
@@ -264,7 +256,7 @@ class Journal:
                     done[int(fields[0])] = (float(fields[1]), float(fields[2]))
                 except ValueError:
                     continue
-        return done
+        return done, None if code == my_code else code
 
     def append(self, number: int, result: float, seconds: float) -> None:
         fresh = not self.path.exists()
@@ -290,8 +282,7 @@ def run(key: str, players: int, a: str, b: str, deals: int, seed: str,
     the journal as it stands, whatever code played it (the outcome names that code when it is not this).
     `seconds` is the deals' own time, summed."""
     book = Journal.for_row(journal, key, players, a, b, seed) if journal is not None else None
-    done = book.read(other_code=not play) if book is not None else {}
-    code = book.written_by() if book is not None and not play else None
+    done, code = book.read(other_code=not play) if book is not None else ({}, None)
     numbers = [n for n in range(deals) if n not in done] if play else []
     tasks = [(key, players, a, b, f"{seed}|{key}|{players}|{number}") for number in numbers]
     if jobs <= 1 or not tasks:

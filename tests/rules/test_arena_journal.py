@@ -116,5 +116,5 @@ def test_report_refuses_a_journal_of_another_row(tmp_path: Path) -> None:
     arena.run(*ROW, 2, "w", journal=tmp_path)
     [path] = tmp_path.iterdir()
     path.write_text(path.read_text().replace(" easy random ", " normal random ", 1))
-    with pytest.raises(arena.JournalError, match="not for the row"):
+    with pytest.raises(arena.JournalError, match="the row differs"):
         arena.run(*ROW, 2, "w", journal=tmp_path, play=False)

@@ -21,7 +21,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import rules.engine.hawk.searched as searched
+import rules.engine.hawk as game
 from rules.engine.cards import Card
 from rules.engine.hawk.deck import PIPS, TRUMPED_BY, winning_index
 from rules.engine.hawk.determinize import determinize
@@ -150,7 +150,7 @@ BUDGETS: dict[str, int] = {"normal": 300, "strong": 900}
 """Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
 
 SEARCH = SearchGame(  # type: ignore[arg-type]
-    module=searched, determinize=determinize, policy=quick, random_playouts=True, rollout=rollout,
+    module=game, determinize=determinize, policy=quick, random_playouts=True, rollout=rollout,
 )
 
 

@@ -16,7 +16,7 @@ from rules.engine.api import Config
 from rules.engine.cards import Card, card
 from rules.engine.hawk.deck import DECK, SORT_KEY
 from rules.engine.hawk.spec import SPEC
-from rules.engine.hawk.state import Deal, State, Trick, build
+from rules.engine.hawk.state import Deal, State, Trick
 from rules.engine.sampling import OncePerView, Slot, deal_hidden
 
 
@@ -94,4 +94,5 @@ def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
     at_deal = tuple(_sorted((*hands[s], *facts.played[s])) for s in range(len(hands)))
     deal = Deal(config=facts.config, seed=f"guess-{rng.random()}", dealer=facts.dealer, dealt=at_deal,
                 out=_sorted(dealt[-1]))
-    return build(deal, tuple(hands), facts.leader, facts.table, facts.tricks, facts.to_act)
+    return State(deal=deal, hands=tuple(hands), leader=facts.leader, table=facts.table, tricks=facts.tricks,
+                 turn=facts.to_act)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from rules.engine.cards import Card
 from rules.engine.hawk.deck import winning_index
 from rules.engine.hawk.knowledge import Seen
-from rules.engine.hawk.scoring import BONUS_KINDS, base_factor, examine_trick, lafh_of
+from rules.engine.hawk.scoring import examine_trick, lafh_deltas, lafh_of
 
 OTHERS_WEIGHT = 0.25
 """How much the bot also likes the other seats losing points (it plays a match, not one round)."""
@@ -48,20 +48,11 @@ def deal_hidden(seen: Seen, rng: random.Random, strict: bool = True) -> list[lis
     return hands
 
 
-def _points(seen: Seen, pips: list[int], first: int, last: int, events: list[tuple[int, str]]) -> list[int]:
-    players = seen.players
-    lafh = lafh_of(players, first, last)
-    lafh_pips = sum(pips[s] for s in lafh)
-    nob_pips = sum(pips) - lafh_pips
-    k = base_factor(won=lafh_pips > nob_pips, lafh_pips=lafh_pips, every_trick=nob_pips == 0)
-    if seen.per_trick:
-        k += sum(1 if s in lafh else -1 for s, _kind in events)
-    else:
-        for kind in BONUS_KINDS:
-            k += any(s in lafh and x == kind for s, x in events)
-            k -= any(s not in lafh and x == kind for s, x in events)
-    points = k * players * (3 if players >= 4 and len(lafh) == 1 else 1)
-    return [points if s in lafh else 0 for s in range(players)]
+def _points(seen: Seen, pips: list[int], first: int, last: int, events: list[tuple[int, str]]) -> tuple[int, ...]:
+    lafh = lafh_of(seen.players, first, last)
+    plus = [kind for s, kind in events if s in lafh]
+    minus = [kind for s, kind in events if s not in lafh]
+    return lafh_deltas(seen.players, lafh, pips, plus, minus, seen.per_trick)
 
 
 def play_out(seen: Seen, hands: list[list[Card]], first_card: Card, rng: random.Random) -> float:

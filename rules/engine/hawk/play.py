@@ -15,7 +15,7 @@ from rules.engine.errors import ConfigError, IllegalMove
 from rules.engine.hawk.deck import DEAL_PACKETS, DECK, TRUMPED_BY, winning_index
 from rules.engine.hawk.scoring import BONUS_KINDS, tally_tricks
 from rules.engine.hawk.spec import SPEC
-from rules.engine.hawk.state import Deal, State, build, build_trick
+from rules.engine.hawk.state import Deal, State, Trick
 from rules.engine.moves import Move
 from rules.engine.rng import shuffled
 from rules.engine.text import Said, joined, said
@@ -104,10 +104,10 @@ def apply(state: State, seat: int, move: Move) -> State:
     table = (*table, played)
     players = len(hands)
     if len(table) < players:
-        return build(state.deal, hands, state.leader, table, state.tricks, (seat + 1) % players)
+        return State(state.deal, hands, state.leader, table, state.tricks, (seat + 1) % players)
     winner = (state.leader + winning_index(table)) % players
-    tricks = (*state.tricks, build_trick(state.leader, winner, table))
-    return build(state.deal, hands, winner, (), tricks, winner if left else None)
+    tricks = (*state.tricks, Trick(state.leader, winner, table))
+    return State(state.deal, hands, winner, (), tricks, winner if left else None)
 
 
 def _seats_text(seats: tuple[int, ...]) -> Said | str:

@@ -241,12 +241,24 @@ def tally_tricks(
     return score, events, pips_won
 
 
+def lafh_deltas(players: int, lafh: tuple[int, ...], pips_won: Sequence[int], plus: Sequence[str],
+                minus: Sequence[str], bonus_per_trick: bool) -> tuple[int, ...]:
+    """Each seat's points from the round's facts, without the checks and the breakdown of `score_from_facts`
+    (which gives the same points): for the look-ahead and the search, which score thousands of endings a
+    decision. `plus` / `minus`: the bonus kinds LAFH's and NOB's tricks showed, one entry per trick."""
+    lafh_pips = sum(pips_won[s] for s in lafh)
+    nob_pips = sum(pips_won) - lafh_pips
+    k = base_factor(won=lafh_pips > nob_pips, lafh_pips=lafh_pips, every_trick=nob_pips == 0)
+    # once a side per kind, unless every trick showing it counts
+    k += len(plus) - len(minus) if bonus_per_trick else len(set(plus)) - len(set(minus))
+    points = k * players * (SOLO_FACTOR if players >= 4 and len(lafh) == 1 else 1)
+    return tuple(points if s in lafh else 0 for s in range(players))
+
+
 def tally_deltas(players: int, tricks: Sequence[tuple[int, Sequence[Card]]], bonus_per_trick: bool = False
                  ) -> tuple[int, ...]:
-    """`tally_tricks(...)[0].deltas` alone: the search scores tens of thousands of play-outs a second and
-    reads nothing else (a test compares the two on many rounds, bonuses per trick or not)."""
-    first, last = tricks[0][0], tricks[-1][0]
-    lafh = (last,) if players <= 3 or first == last else (first, last)
+    """`tally_tricks(...)[0].deltas` alone (a test compares the two on many rounds, bonuses per trick or not)."""
+    lafh = lafh_of(players, tricks[0][0], tricks[-1][0])
     pips_won = [0] * players
     plus: list[str] = []
     minus: list[str] = []
@@ -255,13 +267,7 @@ def tally_deltas(players: int, tricks: Sequence[tuple[int, Sequence[Card]]], bon
         pips_won[seat] += pips
         if kinds:
             (plus if seat in lafh else minus).extend(kinds)
-    lafh_pips = sum(pips_won[s] for s in lafh)
-    nob_pips = sum(pips_won) - lafh_pips
-    base = base_factor(won=lafh_pips > nob_pips, lafh_pips=lafh_pips, every_trick=nob_pips == 0)
-    # once a side per kind, unless every trick showing it counts
-    k = base + (len(plus) - len(minus) if bonus_per_trick else len(set(plus)) - len(set(minus)))
-    points = k * players * (SOLO_FACTOR if players >= 4 and len(lafh) == 1 else 1)
-    return tuple(points if s in lafh else 0 for s in range(players))
+    return lafh_deltas(players, lafh, pips_won, plus, minus, bonus_per_trick)
 
 
 def score_tricks(

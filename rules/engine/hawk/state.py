@@ -72,51 +72,6 @@ class State:
         return self.turn is None
 
 
-_new = object.__new__
-_set_deal = State.__dict__["deal"].__set__
-_set_hands = State.__dict__["hands"].__set__
-_set_leader = State.__dict__["leader"].__set__
-_set_table = State.__dict__["table"].__set__
-_set_tricks = State.__dict__["tricks"].__set__
-_set_turn = State.__dict__["turn"].__set__
-_set_trick_leader = Trick.__dict__["leader"].__set__
-_set_trick_winner = Trick.__dict__["winner"].__set__
-_set_trick_cards = Trick.__dict__["cards"].__set__
-
-
-def build(
-    deal: Deal,
-    hands: tuple[tuple[Card, ...], ...],
-    leader: int,
-    table: tuple[Card, ...],
-    tricks: tuple[Trick, ...],
-    turn: int | None,
-) -> State:
-    """The same value as `State(...)`, built faster for the card-by-card hot path (the search's play-outs).
-
-    A frozen dataclass's `__init__` stores every field through `object.__setattr__`; the slots' own
-    setters store the same fields directly. The result is an ordinary, frozen `State` (a test compares
-    the two ways field by field and fails if a field is added to one and not the other).
-    """
-    state = _new(State)
-    _set_deal(state, deal)
-    _set_hands(state, hands)
-    _set_leader(state, leader)
-    _set_table(state, table)
-    _set_tricks(state, tricks)
-    _set_turn(state, turn)
-    return state
-
-
-def build_trick(leader: int, winner: int, cards: tuple[Card, ...]) -> Trick:
-    """`Trick(...)` built the way `build` builds a state."""
-    trick = _new(Trick)
-    _set_trick_leader(trick, leader)
-    _set_trick_winner(trick, winner)
-    _set_trick_cards(trick, cards)
-    return trick
-
-
 def _texts(cards: tuple[Card, ...]) -> list[str]:
     return [str(c) for c in cards]
 

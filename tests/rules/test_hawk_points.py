@@ -1,8 +1,5 @@
-"""Hawk as the search plays it out (`hawk/searched.py`, `state.build`): faster, and the same values.
-
-The search reads only a finished play-out's points, so `tally_deltas` must give exactly the points the
-round's full result gives, and states built through the slot setters must equal `State(...)`.
-"""
+"""The points alone, as Hawk's look-ahead and search score their endings (`scoring.tally_deltas`, `lafh_deltas`):
+exactly the points of the round's full result; and the guesses' reading of a view once a decision."""
 
 from __future__ import annotations
 
@@ -15,12 +12,9 @@ import pytest
 
 import rules.engine.hawk as hawk
 from rules.engine.cards import Card
-from rules.engine.hawk import bot, searched
 from rules.engine.hawk.deck import PIPS, RANKS
 from rules.engine.hawk.scoring import tally_deltas, tally_tricks
-from rules.engine.hawk.state import Deal, State, Trick, build, build_trick
 from rules.engine.puskiyon import state as puskiyon_state
-from rules.engine.search import SearchGame, pimc_chooser
 from tests.rules.contract import play_out
 
 SUIT_LETTERS = "CDHS"
@@ -60,7 +54,8 @@ def test_the_search_points_equal_the_full_results_points_on_played_rounds(player
     config = hawk.SPEC.make_config(players, {"bonus_per_trick": per_trick})
     for number in range(150):
         end, _moves = play_out(hawk, hawk.new_round(config, f"searched-{number}"), rng)
-        assert searched.result(end).deltas == hawk.result(end).deltas
+        tricks = [(t.winner, t.cards) for t in end.tricks]
+        assert tally_deltas(players, tricks, per_trick) == hawk.result(end).deltas
 
 
 @pytest.mark.parametrize("per_trick", [False, True])
@@ -78,30 +73,9 @@ def test_the_search_points_count_bonuses_on_either_side_as_the_scorer_does(playe
     assert min(shown[kind, side] for kind in ("four_suits", "straight") for side in ("LAFH", "NOB")) > 50
 
 
-def test_a_round_not_over_has_no_points_for_the_search() -> None:
-    state = hawk.new_round(hawk.SPEC.make_config(4), "not-over")
-    with pytest.raises(ValueError):
-        searched.result(state)
-
-
-def test_a_built_state_equals_the_dataclass_state_field_by_field() -> None:
-    """`build` restates a frozen dataclass's `__init__`: it must take exactly the class's fields, in order,
-    and give an equal value (this fails if a field is added to `State` or `Trick` and not to the builders)."""
-    end, _moves = play_out(hawk, hawk.new_round(hawk.SPEC.make_config(4), "built"), random.Random(3))
-    for cls, builder in ((State, build), (Trick, build_trick)):
-        names = [f.name for f in dataclasses.fields(cls)]
-        assert list(inspect.signature(builder).parameters) == names
-    values = {f.name: getattr(end, f.name) for f in dataclasses.fields(State)}
-    made = build(**values)
-    assert made == State(**values) and type(made) is State
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.turn = 0  # type: ignore[misc]
-    trick = end.tricks[0]
-    assert build_trick(trick.leader, trick.winner, trick.cards) == trick
-    assert isinstance(end.deal, Deal)
-
-
 def test_puskiyons_built_state_takes_exactly_its_dataclass_fields() -> None:
+    """Puskiyon's `build` restates a frozen dataclass's `__init__` (its play is the hot path of its guesses): it must
+    take exactly the class's fields, in order, and give an equal value."""
     cls = puskiyon_state.State
     names = [f.name for f in dataclasses.fields(cls)]
     assert list(inspect.signature(puskiyon_state.build).parameters) == names
@@ -110,25 +84,6 @@ def test_puskiyons_built_state_takes_exactly_its_dataclass_fields() -> None:
     start = puskiyon.new_round(puskiyon.SPEC.make_config(4), "built")
     values = {name: getattr(start, name) for name in names}
     assert puskiyon_state.build(**values) == cls(**values)
-
-
-def test_the_search_decides_the_same_on_the_lean_module_as_on_the_package() -> None:
-    package = dataclasses.replace(bot.SEARCH, module=hawk)
-    assert bot.SEARCH.module is searched
-    lean_choose = pimc_chooser(bot.SEARCH, 120, "same")
-    full_choose = pimc_chooser(package, 120, "same")
-    rng = random.Random(11)
-    decided = 0
-    for number in range(6):
-        state = hawk.new_round(hawk.SPEC.make_config(4), f"lean-{number}")
-        while (seat := hawk.to_act(state)) is not None:
-            view, legal = hawk.view(state, seat), hawk.legal_moves(state, seat)
-            if len(legal) > 1 and decided < 60:
-                assert lean_choose(view, legal) == full_choose(view, legal)
-                decided += 1
-            state = hawk.apply(state, seat, rng.choice(legal))
-    assert decided == 60
-    assert isinstance(bot.SEARCH, SearchGame)
 
 
 def test_guesses_from_views_in_turn_are_the_guesses_each_view_gives_alone() -> None:
