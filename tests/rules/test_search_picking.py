@@ -1,9 +1,10 @@
 """Sheepshead's search levels pick lighter than the easy bot at 3 and 6 players, from the view alone, and
-play as before at the other table sizes."""
+play as before at the other table sizes; from five players normal searches at a smaller budget."""
 
 from __future__ import annotations
 
 import argparse
+import itertools
 
 import pytest
 
@@ -55,9 +56,46 @@ def test_the_search_levels_pick_every_hand_within_the_lighter_margin_that_the_ea
 def test_at_other_table_sizes_the_pick_is_the_searchs_own(players: int) -> None:
     """No lighter margin there: the pick goes through the search like every other decision."""
     assert players not in bot.SEARCH_PICKS_LIGHTER
+    budgets = bot.SHORT_HAND_BUDGETS if players >= bot.SHORT_HANDS else bot.BUDGETS
     for view, legal in pick_positions(players, deals=8):
-        plain = search.level_chooser(bot.SEARCH, bot.choose, bot.BUDGETS, "normal", "same")
+        plain = search.level_chooser(bot.SEARCH, bot.choose, budgets, "normal", "same")
         assert bot.chooser("normal", "same")(view, legal) == plain(view, legal)
+
+
+def play_positions(players: int, deals: int):
+    """Trick-play decisions with a choice, from easy-bot deals."""
+    game = registry.game("sheepshead")
+    config = game.SPEC.make_config(players)
+    for number in range(deals):
+        state = game.new_round(config, f"budget-{players}-{number}")
+        turn = game.to_act(state)
+        while turn is not None:
+            view = game.view(state, turn)
+            legal = game.legal_moves(state, turn)
+            if view["phase"] == "play" and len(legal) > 2:
+                yield view, legal
+            state = game.apply(state, turn, bot.choose(view, legal))
+            turn = game.to_act(state)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_each_level_searches_at_the_budget_of_the_tables_size(players: int, level: str) -> None:
+    """From five players normal spends fewer play-outs (strong's gained little over normal's there); a level's
+    move must be the search's at the budget of its table size, and at 5+ players normal's must differ somewhere
+    from what the 3-4 player budget would play."""
+    short = players >= bot.SHORT_HANDS
+    budget = (bot.SHORT_HAND_BUDGETS if short else bot.BUDGETS)[level]
+    other = (bot.BUDGETS if short else bot.SHORT_HAND_BUDGETS)[level]
+    choose = bot.chooser(level, "sizes")
+    differs = 0
+    for view, legal in itertools.islice(play_positions(players, deals=6), 12):
+        move = choose(view, legal)
+        assert move == search.pimc_chooser(bot.SEARCH, budget, f"{level}|sizes")(view, legal)
+        differs += move != search.pimc_chooser(bot.SEARCH, other, f"{level}|sizes")(view, legal)
+    assert bot.SHORT_HAND_BUDGETS["normal"] < bot.BUDGETS["normal"] < bot.BUDGETS["strong"]
+    if level == "normal" and short:
+        assert differs > 0  # the budgets are not the same in effect
 
 
 def test_the_arena_names_a_level_with_a_lighter_pick_and_refuses_nonsense() -> None:

@@ -358,6 +358,14 @@ def _leaster_follow(t: _Table, options: list[Card]) -> Card:
 BUDGETS: dict[str, int] = {"normal": 60, "strong": 200}
 """Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
 
+SHORT_HAND_BUDGETS: dict[str, int] = {"normal": 20, "strong": 200}
+"""The budgets at five players or more, where a hand is six cards or fewer. There the search is as good as it gets
+early: three times strong's play-outs gained nothing over strong, and strong's 200 little over 60 (the engine's
+README, "Sheepshead at five players"), so normal searches less to stay a level between easy and strong."""
+
+SHORT_HANDS = 5
+"""The table size from which `SHORT_HAND_BUDGETS` apply."""
+
 
 SEARCH_PICKS_LIGHTER: dict[int, float] = {3: 150.0, 6: 200.0}
 """Cents added to the pick score by the search levels, by table size. The pick model is fitted to the easy
@@ -369,19 +377,22 @@ easy bot would play it."""
 
 
 def chooser(level: str, seed: str, picks_lighter: Mapping[int, float] | None = None) -> Chooser:
-    """`easy`: `choose` above; `normal`, `strong`: determinized search with `choose` playing the playouts, the
-    pick decided by the pick score made lighter by `picks_lighter` (cents by table size; by default
-    `SEARCH_PICKS_LIGHTER`) where it names the table's size, else by the search like any other move."""
+    """`easy`: `choose` above; `normal`, `strong`: determinized search with `choose` playing the playouts (at the
+    budgets of the table's size), the pick decided by the pick score made lighter by `picks_lighter` (cents by
+    table size; by default `SEARCH_PICKS_LIGHTER`) where it names the table's size, else by the search like any
+    other move."""
     search = level_chooser(SEARCH, choose, BUDGETS, level, seed)
+    short_hands = level_chooser(SEARCH, choose, SHORT_HAND_BUDGETS, level, seed)
     lighter_by = SEARCH_PICKS_LIGHTER if picks_lighter is None else picks_lighter
     if level == "easy" and picks_lighter is None:
         return search
 
     def decide(view: dict[str, Any], legal: Sequence[Move]) -> Move:
-        lighter = lighter_by.get(view["players"])
+        players = view["players"]
+        lighter = lighter_by.get(players)
         if lighter is not None and view["phase"] == "pick" and len(legal) > 1:
             return _pick(view, legal, lighter)
-        return search(view, legal)
+        return (short_hands if players >= SHORT_HANDS else search)(view, legal)
 
     return decide
 
