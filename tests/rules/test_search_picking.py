@@ -12,21 +12,25 @@ from rules.engine import arena, registry, search
 from rules.engine.sheepshead import bot
 
 
-def pick_positions(players: int, deals: int = 200):
-    """Every pick decision of easy-bot deals: (view, legal, the easy bot's pick score, its lighter score)."""
+def positions(players: int, deals: int, name: str, phase: str):
+    """The decisions in `phase` of easy-bot deals, as (view, legal)."""
     game = registry.game("sheepshead")
     config = game.SPEC.make_config(players)
     for number in range(deals):
-        state = game.new_round(config, f"lighter-{players}-{number}")
+        state = game.new_round(config, f"{name}-{players}-{number}")
         turn = game.to_act(state)
         while turn is not None:
             view = game.view(state, turn)
             legal = game.legal_moves(state, turn)
-            if view["phase"] != "pick":
-                break
-            yield view, legal
+            if view["phase"] == phase:
+                yield view, legal
             state = game.apply(state, turn, bot.choose(view, legal))
             turn = game.to_act(state)
+
+
+def pick_positions(players: int, deals: int = 200):
+    """Every pick decision of easy-bot deals."""
+    return positions(players, deals, "lighter", "pick")
 
 
 def score(view) -> float:
@@ -62,22 +66,6 @@ def test_at_other_table_sizes_the_pick_is_the_searchs_own(players: int) -> None:
         assert bot.chooser("normal", "same")(view, legal) == plain(view, legal)
 
 
-def play_positions(players: int, deals: int):
-    """Trick-play decisions with a choice, from easy-bot deals."""
-    game = registry.game("sheepshead")
-    config = game.SPEC.make_config(players)
-    for number in range(deals):
-        state = game.new_round(config, f"budget-{players}-{number}")
-        turn = game.to_act(state)
-        while turn is not None:
-            view = game.view(state, turn)
-            legal = game.legal_moves(state, turn)
-            if view["phase"] == "play" and len(legal) > 2:
-                yield view, legal
-            state = game.apply(state, turn, bot.choose(view, legal))
-            turn = game.to_act(state)
-
-
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 @pytest.mark.parametrize("level", ["normal", "strong"])
 def test_each_level_searches_at_the_budget_of_the_tables_size(players: int, level: str) -> None:
@@ -89,7 +77,8 @@ def test_each_level_searches_at_the_budget_of_the_tables_size(players: int, leve
     other = (bot.BUDGETS if short else bot.SHORT_HAND_BUDGETS)[level]
     choose = bot.chooser(level, "sizes")
     differs = 0
-    for view, legal in itertools.islice(play_positions(players, deals=6), 12):
+    choices = ((view, legal) for view, legal in positions(players, 6, "budget", "play") if len(legal) > 2)
+    for view, legal in itertools.islice(choices, 12):
         move = choose(view, legal)
         assert move == search.pimc_chooser(bot.SEARCH, budget, f"{level}|sizes")(view, legal)
         differs += move != search.pimc_chooser(bot.SEARCH, other, f"{level}|sizes")(view, legal)
