@@ -358,10 +358,11 @@ def _leaster_follow(t: _Table, options: list[Card]) -> Card:
 BUDGETS: dict[str, int] = {"normal": 60, "strong": 200}
 """Playouts per decision for the search levels (strong stays within 200 ms a decision: see bench_bots)."""
 
-SHORT_HAND_BUDGETS: dict[str, int] = {"normal": 20, "strong": 200}
-"""The budgets at five players or more, where a hand is six cards or fewer. There the search is as good as it gets
-early: three times strong's play-outs gained nothing over strong, and strong's 200 little over 60 (the engine's
-README, "Sheepshead at five players"), so normal searches less to stay a level between easy and strong."""
+SHORT_HAND_BUDGETS: dict[str, int] = {**BUDGETS, "normal": 20}
+"""The budgets at five players or more (strong's is the same), where a hand is six cards or fewer. There the search
+is as good as it gets early: three times strong's play-outs gained nothing over strong, and strong's 200 little over
+60 (the engine's README, "Sheepshead at five players"), so normal searches less to stay a level between easy and
+strong."""
 
 SHORT_HANDS = 5
 """The table size from which `SHORT_HAND_BUDGETS` apply."""
