@@ -105,3 +105,33 @@ def test_the_bot_scores_far_fewer_points_than_random_players() -> None:
     # Measured: about 5 points a hand for the bot against about 27 for each random player.
     assert mine < theirs / 2, (mine, theirs)
     assert theirs - mine > 10, (mine, theirs)
+
+
+def test_each_search_level_plays_at_its_budget_and_normal_below_where_the_search_saturates() -> None:
+    """Past about 300 play-outs the search gains nothing (the engine's README), so normal searches fewer: its moves
+    are the search's at its own budget and differ somewhere from the search's at 300; strong's are at its budget."""
+    from rules.engine import search
+
+    config = registry.spec("puskiyon").make_config(4)
+    views = []
+    for number in range(6):
+        state = P.new_round(config, f"budget-{number}")
+        while (seat := P.to_act(state)) is not None:
+            view, legal = P.view(state, seat), P.legal_moves(state, seat)
+            if sum(m.kind == "play" for m in legal) > 1:
+                views.append((view, legal))
+            state = P.apply(state, seat, bot.choose(view, legal))
+    assert len(views) > 40
+    assert bot.BUDGETS["normal"] < 300 < bot.BUDGETS["strong"]
+    for level, positions in (("normal", views[:40]), ("strong", views[:6])):
+        choose = bot.chooser(level, "budget")
+        at_budget = search.pimc_chooser(bot.SEARCH, bot.BUDGETS[level], f"{level}|budget", width=2)
+        at_300 = search.pimc_chooser(bot.SEARCH, 300, f"{level}|budget", width=2)
+        differs = 0
+        for view, legal in positions:
+            move = choose(view, legal)
+            assert move == at_budget(view, legal)
+            if level == "normal":
+                differs += move != at_300(view, legal)
+        if level == "normal":
+            assert differs > 0  # the lower budget changes moves: the levels are not the same search
