@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.engine import puskiyon as P
-from rules.engine import registry
+from rules.engine import registry, search
 from rules.engine.cards import card, parse_cards
 from rules.engine.moves import Move
 from rules.engine.puskiyon import bot
@@ -110,8 +110,6 @@ def test_the_bot_scores_far_fewer_points_than_random_players() -> None:
 def test_each_search_level_plays_at_its_budget_and_normal_below_where_the_search_saturates() -> None:
     """Past about 300 play-outs the search gains nothing (the engine's README), so normal searches fewer: its moves
     are the search's at its own budget and differ somewhere from the search's at 300; strong's are at its budget."""
-    from rules.engine import search
-
     config = registry.spec("puskiyon").make_config(4)
     views = []
     for number in range(6):
