@@ -16,6 +16,7 @@ from rules.engine.cards import card, parse_cards
 from rules.engine.moves import Move
 from rules.engine.puskiyon import bot
 from rules.engine.puskiyon.state import NO_LAST, State, Table
+from tests.rules.test_search_bots import positions
 
 
 def position(hands: list[str], top: str, stock: str = "", drawn: str | None = None) -> State:
@@ -110,23 +111,19 @@ def test_the_bot_scores_far_fewer_points_than_random_players() -> None:
 def test_each_search_level_plays_at_its_budget_and_normal_below_where_the_search_saturates() -> None:
     """Past about 300 play-outs the search gains nothing (the engine's README), so normal searches fewer: its moves
     are the search's at its own budget and differ somewhere from the search's at 300; strong's are at its budget."""
-    config = registry.spec("puskiyon").make_config(4)
     views = []
-    for number in range(6):
-        state = P.new_round(config, f"budget-{number}")
-        while (seat := P.to_act(state)) is not None:
-            view, legal = P.view(state, seat), P.legal_moves(state, seat)
-            if sum(m.kind == "play" for m in legal) > 1:
-                views.append((view, legal))
-            state = P.apply(state, seat, bot.choose(view, legal))
+    for state, seat in positions("puskiyon", 4, rounds=6, every=1):
+        legal = P.legal_moves(state, seat)
+        if sum(m.kind == "play" for m in legal) > 1:
+            views.append((P.view(state, seat), legal))
     assert len(views) > 40
     assert bot.BUDGETS["normal"] < 300 < bot.BUDGETS["strong"]
-    for level, positions in (("normal", views[:40]), ("strong", views[:6])):
+    for level, cases in (("normal", views[:40]), ("strong", views[:6])):
         choose = bot.chooser(level, "budget")
         at_budget = search.pimc_chooser(bot.SEARCH, bot.BUDGETS[level], f"{level}|budget", width=2)
         at_300 = search.pimc_chooser(bot.SEARCH, 300, f"{level}|budget", width=2)
         differs = 0
-        for view, legal in positions:
+        for view, legal in cases:
             move = choose(view, legal)
             assert move == at_budget(view, legal)
             if level == "normal":
