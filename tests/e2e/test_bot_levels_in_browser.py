@@ -1,5 +1,6 @@
-"""A table of strong bots plays live in the browser: the search decides each bot move on the server's clock,
-off the member's request, and the member plays the whole round by clicking."""
+"""Tables of strong bots play live in the browser in every game: the search decides each bot move on the server's
+clock, off the member's request, and the member plays by clicking (a whole Sheepshead round; the first moves of
+Hawk, Hawsker and Puskiyon, with every bot seat moving in between)."""
 
 from __future__ import annotations
 
@@ -32,4 +33,24 @@ def test_a_member_plays_a_round_of_sheepshead_against_strong_bots(browser, serve
     expect(player.locator(".result")).to_contain_text("the result")
     assert clicks >= 10  # ten cards a hand at three players, each played by a click (and pick or pass)
     player.screenshot(path=str(shots / "strong-bots-settled.png"), full_page=True)
+    player.context.close()
+
+
+@pytest.mark.parametrize(("game", "players"), [("hawk", 4), ("hawsker", 2), ("puskiyon", 4)])
+def test_strong_bots_play_live_in_the_other_games(browser, server, e2e_env, shots, game: str, players: int) -> None:
+    player = member_page(browser, server, new_member(e2e_env, f"strong-{game}"))
+    open_table(player, server, game, players, bots=True, bot_level="strong")
+    expect(player.locator("#live")).to_have_text("live")
+    expect(player.locator(".seats .seat[data-presence=bot]")).to_have_count(players - 1)
+    for bot in player.locator(".seats .seat[data-presence=bot]").all():
+        expect(bot).to_contain_text("bot · strong")
+    for _ in range(6):
+        # the member's turn comes back after the bots' (each a search on the table clock, then the table's pace)
+        expect(player.locator("#board [data-move]").first).to_be_visible(timeout=30_000)
+        click_move(player)
+    expect(player.locator("#board [data-move], #board .result").first).to_be_visible(timeout=30_000)
+    log = player.locator("#board .log-lines li").all_inner_texts()
+    for seat in range(2, players + 1):  # every bot seat ("Bot 2" ...) has moved on this page, live
+        assert any(line.startswith(f"Bot {seat} ") for line in log), (seat, log)
+    player.screenshot(path=str(shots / f"strong-bots-{game}.png"), full_page=True)
     player.context.close()
