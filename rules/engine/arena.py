@@ -132,21 +132,65 @@ def duplicate_deal(key: str, players: int, a: str, b: str, seed: str) -> float:
     return total / players
 
 
-def pick_stats(players: int, bot: str, deals: int, seed: str) -> dict[str, float]:
-    """Sheepshead with every seat played by `bot`: how often nobody picks, and what picking pays (cents)."""
+@dataclass(frozen=True)
+class PickStats:
+    """Sheepshead self-play at one level: which deals were leasters, and the picker's result on every picked one.
+    A lighter pick lowers the mean result of a pick while it raises what picking earns the table's pickers a deal
+    (the mean over all deals, a leaster earning 0), so both are reported."""
+
+    players: int
+    bot: str
+    deals: int
+    picker_cents: tuple[int, ...]  # the picker's result, one entry a picked deal
+
+    @property
+    def leaster_share(self) -> float:
+        return 1 - len(self.picker_cents) / self.deals
+
+    @property
+    def picker_mean(self) -> float:
+        return sum(self.picker_cents) / max(1, len(self.picker_cents))
+
+    @property
+    def picker_wins(self) -> float:
+        return sum(1 for cents in self.picker_cents if cents > 0) / max(1, len(self.picker_cents))
+
+    @property
+    def picking_per_deal(self) -> tuple[float, float]:
+        """What picking earns a deal (leasters count 0), and half its 95 % interval."""
+        every = [float(c) for c in self.picker_cents] + [0.0] * (self.deals - len(self.picker_cents))
+        return sum(every) / self.deals, half_width(every)
+
+    def line(self) -> str:
+        per_deal, spread = self.picking_per_deal
+        return (f"sheepshead {self.players}p {self.bot}: {self.deals} deals, leasters {self.leaster_share:.1%}, "
+                f"picker mean {self.picker_mean:+.1f} ± {half_width(self.picker_cents):.1f} cents "
+                f"(wins {self.picker_wins:.1%} of picks), picking earns {per_deal:+.1f} ± {spread:.1f} cents a deal")
+
+
+def pick_stats(players: int, bot: str, deals: int, seed: str) -> PickStats:
+    """Sheepshead with every seat played by `bot`. The deals depend on the seed alone, not on the bot, so two
+    levels' stats with one seed are of the same hands."""
     game = registry.game("sheepshead")
     config = game.SPEC.make_config(players)
-    leasters = picks = picker_cents = 0
+    picker_cents: list[int] = []
     for number in range(deals):
         deal_seed = f"{seed}|picks|{players}|{number}"
         seats = [make_chooser("sheepshead", bot, f"{deal_seed}|{s}") for s in range(players)]
         state = play_round(game, game.new_round(config, deal_seed), seats)
-        if state.picker is None:
-            leasters += 1
-        else:
-            picks += 1
-            picker_cents += game.result(state).deltas[state.picker]
-    return {"deals": deals, "leaster_share": leasters / deals, "picker_mean_cents": picker_cents / max(1, picks)}
+        if state.picker is not None:
+            picker_cents.append(game.result(state).deltas[state.picker])
+    return PickStats(players, bot, deals, tuple(picker_cents))
+
+
+def half_width(values: Sequence[float]) -> float:
+    """Half the 95 % interval of the mean: 1.96 standard errors (0 for fewer than two values)."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean = sum(values) / n
+    variance = sum((x - mean) ** 2 for x in values) / (n - 1)
+    return 1.96 * math.sqrt(variance / n)
 
 
 @dataclass(frozen=True)
@@ -170,12 +214,7 @@ class Outcome:
     @property
     def half_width(self) -> float:
         """Half the 95 % interval: 1.96 standard errors of the mean (0 for fewer than two deals)."""
-        n = len(self.results)
-        if n < 2:
-            return 0.0
-        mean = self.mean
-        variance = sum((x - mean) ** 2 for x in self.results) / (n - 1)
-        return 1.96 * math.sqrt(variance / n)
+        return half_width(self.results)
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -326,9 +365,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--report reads the rows' journals: name a --journal folder")
     options = {"jobs": args.jobs, "journal": args.journal, "play": not args.report}
     if args.pick_stats:
-        stats = pick_stats(args.players or 5, args.pick_stats, args.deals, args.seed)
-        print(f"sheepshead {args.players or 5}p {args.pick_stats}: {stats['deals']} deals, "
-              f"leasters {stats['leaster_share']:.1%}, picker mean {stats['picker_mean_cents']:+.1f} cents")
+        print(pick_stats(args.players or 5, args.pick_stats, args.deals, args.seed).line())
         return
     if args.all:
         pairings = [tuple(p.split(":")) for p in args.pairings] if args.pairings else list(PAIRINGS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 
 import pytest
 
@@ -108,3 +109,26 @@ def test_a_level_plus_search_picks_as_the_plain_search_at_every_size() -> None:
     for view, legal in pick_positions(3, deals=8):
         plain = search.level_chooser(bot.SEARCH, bot.choose, bot.BUDGETS, "normal", "same")
         assert arena.make_chooser("sheepshead", "normal+search", "same")(view, legal) == plain(view, legal)
+
+
+def test_pick_stats_count_leasters_and_what_picking_earns_a_deal() -> None:
+    """Four deals, two picked (+100 and -50 cents to the picker), two leasters: a pick averages +25, and picking
+    earns +12.5 a deal, the leasters counting nothing."""
+    stats = arena.PickStats(players=3, bot="easy", deals=4, picker_cents=(100, -50))
+    assert stats.leaster_share == 0.5
+    assert stats.picker_mean == 25.0
+    assert stats.picker_wins == 0.5
+    mean, spread = stats.picking_per_deal
+    assert mean == 12.5 and spread == pytest.approx(1.96 * math.sqrt(11875 / 3 / 4))
+    assert "leasters 50.0%" in stats.line() and "picking earns +12.5" in stats.line()
+
+
+def test_pick_stats_of_two_bots_are_of_the_same_deals_and_a_lighter_pick_leaves_fewer_leasters() -> None:
+    """The deals depend on the seed alone, so two bots' figures compare hand for hand: at three players the easy
+    bot picking 150 cents lighter leaves a leaster only where every hand is that much worse, a subset of easy's."""
+    easy = arena.pick_stats(3, "easy", 200, "same")
+    lighter = arena.pick_stats(3, "easy+150", 200, "same")
+    assert easy == arena.pick_stats(3, "easy", 200, "same")
+    assert lighter.leaster_share < easy.leaster_share - 0.2
+    assert easy.deals == lighter.deals == 200
+    assert len(lighter.picker_cents) == round((1 - lighter.leaster_share) * 200)
