@@ -136,12 +136,14 @@ def duplicate_deal(key: str, players: int, a: str, b: str, seed: str) -> float:
 class PickStats:
     """Sheepshead self-play at one level: which deals were leasters, and the picker's result on every picked one.
     A lighter pick lowers the mean result of a pick while it raises what picking earns the table's pickers a deal
-    (the mean over all deals, a leaster earning 0), so both are reported."""
+    (the mean over all deals, a leaster earning 0), so both are reported; and the picks the easy bot would have
+    passed (`light`) are reported apart: whether those hands were worth picking is their own mean."""
 
     players: int
     bot: str
     deals: int
     picker_cents: tuple[int, ...]  # the picker's result, one entry a picked deal
+    light: tuple[bool, ...] = ()  # beside each: the easy bot, shown the picker's view, would have passed
 
     @property
     def leaster_share(self) -> float:
@@ -161,26 +163,46 @@ class PickStats:
         every = [float(c) for c in self.picker_cents] + [0.0] * (self.deals - len(self.picker_cents))
         return sum(every) / self.deals, half_width(every)
 
+    @property
+    def light_cents(self) -> tuple[int, ...]:
+        """The picker's result where the easy bot would have passed the hand."""
+        return tuple(cents for cents, light in zip(self.picker_cents, self.light, strict=True) if light)
+
     def line(self) -> str:
         per_deal, spread = self.picking_per_deal
+        light = self.light_cents
+        light_mean = sum(light) / max(1, len(light))
         return (f"sheepshead {self.players}p {self.bot}: {self.deals} deals, leasters {self.leaster_share:.1%}, "
                 f"picker mean {self.picker_mean:+.1f} ± {half_width(self.picker_cents):.1f} cents "
-                f"(wins {self.picker_wins:.1%} of picks), picking earns {per_deal:+.1f} ± {spread:.1f} cents a deal")
+                f"(wins {self.picker_wins:.1%} of picks), picking earns {per_deal:+.1f} ± {spread:.1f} cents a deal; "
+                f"{len(light)} picks the easy bot would pass, their mean {light_mean:+.1f} ± {half_width(light):.1f}")
 
 
 def pick_stats(players: int, bot: str, deals: int, seed: str) -> PickStats:
     """Sheepshead with every seat played by `bot`. The deals depend on the seed alone, not on the bot, so two
     levels' stats with one seed are of the same hands."""
     game = registry.game("sheepshead")
+    easy = importlib.import_module("rules.engine.sheepshead.bot").choose
     config = game.SPEC.make_config(players)
     picker_cents: list[int] = []
+    light: list[bool] = []
+
+    def watched(chooser: Chooser) -> Chooser:
+        def choose(view: View, legal: Sequence[Move]) -> Move:
+            move = chooser(view, legal)
+            if move.kind == "pick":
+                light.append(easy(view, legal).kind != "pick")
+            return move
+
+        return choose
+
     for number in range(deals):
         deal_seed = f"{seed}|picks|{players}|{number}"
-        seats = [make_chooser("sheepshead", bot, f"{deal_seed}|{s}") for s in range(players)]
+        seats = [watched(make_chooser("sheepshead", bot, f"{deal_seed}|{s}")) for s in range(players)]
         state = play_round(game, game.new_round(config, deal_seed), seats)
         if state.picker is not None:
             picker_cents.append(game.result(state).deltas[state.picker])
-    return PickStats(players, bot, deals, tuple(picker_cents))
+    return PickStats(players, bot, deals, tuple(picker_cents), tuple(light))
 
 
 def half_width(values: Sequence[float]) -> float:

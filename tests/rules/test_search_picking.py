@@ -114,8 +114,9 @@ def test_a_level_plus_search_picks_as_the_plain_search_at_every_size() -> None:
 def test_pick_stats_count_leasters_and_what_picking_earns_a_deal() -> None:
     """Four deals, two picked (+100 and -50 cents to the picker), two leasters: a pick averages +25, and picking
     earns +12.5 a deal, the leasters counting nothing."""
-    stats = arena.PickStats(players=3, bot="easy", deals=4, picker_cents=(100, -50))
+    stats = arena.PickStats(players=3, bot="easy", deals=4, picker_cents=(100, -50), light=(False, True))
     assert stats.leaster_share == 0.5
+    assert stats.light_cents == (-50,)
     assert stats.picker_mean == 25.0
     assert stats.picker_wins == 0.5
     mean, spread = stats.picking_per_deal
@@ -132,3 +133,6 @@ def test_pick_stats_of_two_bots_are_of_the_same_deals_and_a_lighter_pick_leaves_
     assert lighter.leaster_share < easy.leaster_share - 0.2
     assert easy.deals == lighter.deals == 200
     assert len(lighter.picker_cents) == round((1 - lighter.leaster_share) * 200)
+    # the easy bot would pass none of its own picks; of the lighter bot's, those in the margin, some but not all
+    assert easy.light_cents == () and len(easy.light) == len(easy.picker_cents)
+    assert 0 < len(lighter.light_cents) < len(lighter.picker_cents)
