@@ -205,6 +205,48 @@ def pick_stats(players: int, bot: str, deals: int, seed: str) -> PickStats:
     return PickStats(players, bot, deals, tuple(picker_cents), tuple(light))
 
 
+def pick_worth(players: int, bot: str, deals: int, seed: str, margin: float) -> list[tuple[float, float]]:
+    """What picking a hand is worth against passing it, under `bot`'s play: for every pick decision met in `bot`
+    self-play (the deals of `pick_stats`) whose hand's pick score is within `margin` cents of zero, the rest of the
+    deal is played by the same bots twice from there, once after a pick and once after a pass; each is
+    (pick score, the deciding seat's result after picking less its result after passing). The seats' choosers
+    depend on the view alone, so the two branches differ only by that decision and what follows from it.
+    Sheepshead only."""
+    game = registry.game("sheepshead")
+    score = importlib.import_module("rules.engine.sheepshead.bot").view_pick_score
+    config = game.SPEC.make_config(players)
+    found: list[tuple[float, float]] = []
+    for number in range(deals):
+        deal_seed = f"{seed}|picks|{players}|{number}"
+        seats = [make_chooser("sheepshead", bot, f"{deal_seed}|{s}") for s in range(players)]
+        state = game.new_round(config, deal_seed)
+        turn = game.to_act(state)
+        while turn is not None:
+            view, legal = game.view(state, turn), game.legal_moves(state, turn)
+            kinds = {move.kind: move for move in legal}
+            if view["phase"] == "pick" and {"pick", "pass"} <= kinds.keys() and abs(value := score(view)) <= margin:
+                picked, passed = (game.result(play_round(game, game.apply(state, turn, kinds[k]), seats)).deltas[turn]
+                                  for k in ("pick", "pass"))
+                found.append((value, float(picked - passed)))
+            state = game.apply(state, turn, seats[turn](view, legal))
+            turn = game.to_act(state)
+    return found
+
+
+def worth_table(found: Sequence[tuple[float, float]], step: float = 50.0) -> str:
+    """`pick_worth`'s gains by pick score, `step` cents a row: hands, mean gain of picking, 95 % interval."""
+    rows = ["| pick score | hands | picking less passing (cents) | 95 % interval |", "|---|---|---|---|"]
+    buckets: dict[int, list[float]] = {}
+    for value, gain in found:
+        buckets.setdefault(math.floor(value / step), []).append(gain)
+    for key in sorted(buckets):
+        gains = buckets[key]
+        mean, spread = sum(gains) / len(gains), half_width(gains)
+        rows.append(f"| {key * step:+.0f} to {(key + 1) * step:+.0f} | {len(gains)} | {mean:+.1f} | "
+                    f"[{mean - spread:+.1f}, {mean + spread:+.1f}] |")
+    return "\n".join(rows)
+
+
 def half_width(values: Sequence[float]) -> float:
     """Half the 95 % interval of the mean: 1.96 standard errors (0 for fewer than two values)."""
     n = len(values)
@@ -380,6 +422,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", nargs="*", help="with --all: game:players entries (default: the club's six)")
     parser.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over")
     parser.add_argument("--pick-stats", type=bot_name, help="Sheepshead self-play: leasters, picker results")
+    parser.add_argument("--pick-worth", type=bot_name,
+                        help="Sheepshead: picking less passing for hands near the pick line, that level playing on")
+    parser.add_argument("--margin", type=float, default=250.0, help="with --pick-worth: pick scores within this")
     parser.add_argument("--journal", type=Path, help="a folder keeping each row's finished deals (resumable)")
     parser.add_argument("--report", action="store_true", help="with --journal: the rows so far, playing nothing")
     args = parser.parse_args(argv)
@@ -388,6 +433,11 @@ def main(argv: list[str] | None = None) -> None:
     options = {"jobs": args.jobs, "journal": args.journal, "play": not args.report}
     if args.pick_stats:
         print(pick_stats(args.players or 5, args.pick_stats, args.deals, args.seed).line())
+        return
+    if args.pick_worth:
+        found = pick_worth(args.players or 5, args.pick_worth, args.deals, args.seed, args.margin)
+        print(f"sheepshead {args.players or 5}p {args.pick_worth}, {args.deals} deals of --seed {args.seed}:")
+        print(worth_table(found))
         return
     if args.all:
         pairings = [tuple(p.split(":")) for p in args.pairings] if args.pairings else list(PAIRINGS)

@@ -136,3 +136,17 @@ def test_pick_stats_of_two_bots_are_of_the_same_deals_and_a_lighter_pick_leaves_
     # the easy bot would pass none of its own picks; of the lighter bot's, those in the margin, some but not all
     assert easy.light_cents == () and len(easy.light) == len(easy.picker_cents)
     assert 0 < len(lighter.light_cents) < len(lighter.picker_cents)
+
+
+def test_pick_worth_plays_each_hand_near_the_line_both_ways_and_tells_good_hands_from_bad() -> None:
+    """Under the easy bot's play (which its pick model was fitted to) a hand well above the line gains by picking
+    and one well below loses; every hand measured is within the margin, and the table groups them by score."""
+    found = arena.pick_worth(3, "easy", 300, "worth", margin=250.0)
+    assert found and all(abs(value) <= 250.0 for value, _ in found)
+    good = [gain for value, gain in found if value > 100]
+    bad = [gain for value, gain in found if value < -150]
+    assert len(good) >= 10 and len(bad) >= 10
+    assert sum(good) / len(good) > 100 and sum(bad) / len(bad) < -100
+    table = arena.worth_table(found)
+    assert "| +100 to +150 |" in table and "| -200 to -150 |" in table
+    assert sum(int(row.split("|")[2]) for row in table.splitlines()[2:]) == len(found)

@@ -128,11 +128,15 @@ def pick_score(hand: Sequence[Card], players: int, position: float, partner_rule
     return sum(w * x for w, x in zip(_PICK_MODEL[players], features, strict=True))
 
 
-def _pick(view: dict[str, Any], legal: Sequence[Move], lighter_by: float = 0.0) -> Move:
+def view_pick_score(view: dict[str, Any]) -> float:
+    """`pick_score` of the hand a pick decision's view holds, from that seat's place in the order of speaking."""
     players = view["players"]
-    seat = view["seat"]
-    position = ((seat - view["dealer"] - 1) % players) / (players - 1)  # 0 first to speak, 1 the dealer
-    wants = pick_score(_cards(view["hand"]), players, position, bool(view.get("partner_rule"))) + lighter_by > 0
+    position = ((view["seat"] - view["dealer"] - 1) % players) / (players - 1)  # 0 first to speak, 1 the dealer
+    return pick_score(_cards(view["hand"]), players, position, bool(view.get("partner_rule")))
+
+
+def _pick(view: dict[str, Any], legal: Sequence[Move], lighter_by: float = 0.0) -> Move:
+    wants = view_pick_score(view) + lighter_by > 0
     for move in legal:
         if move.kind == ("pick" if wants else "pass"):
             return move
