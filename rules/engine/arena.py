@@ -244,7 +244,29 @@ def worth_table(found: Sequence[tuple[float, float]], step: float = 50.0) -> str
         mean, spread = sum(gains) / len(gains), half_width(gains)
         rows.append(f"| {key * step:+.0f} to {(key + 1) * step:+.0f} | {len(gains)} | {mean:+.1f} | "
                     f"[{mean - spread:+.1f}, {mean + spread:+.1f}] |")
+    line = worth_line(found)
+    if line is not None:
+        rows.append(f"\nA straight line through every hand: picking gains {line[1]:+.2f} cents a point of pick score "
+                    f"and breaks even at a pick score of {line[0]:+.0f} (a level picking {-line[0]:+.0f} cents lighter "
+                    "than the pick score would pick just the hands worth it).")
     return "\n".join(rows)
+
+
+def worth_line(found: Sequence[tuple[float, float]]) -> tuple[float, float] | None:
+    """The least-squares line of gain on pick score: (the score where it crosses zero, its slope); None without a
+    rising line (too few hands, or picking does not gain more the better the hand)."""
+    n = len(found)
+    if n < 2:
+        return None
+    mean_x = sum(x for x, _ in found) / n
+    mean_y = sum(y for _, y in found) / n
+    spread = sum((x - mean_x) ** 2 for x, _ in found)
+    if spread == 0:
+        return None
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in found) / spread
+    if slope <= 0:
+        return None
+    return mean_x - mean_y / slope, slope
 
 
 def half_width(values: Sequence[float]) -> float:

@@ -149,4 +149,11 @@ def test_pick_worth_plays_each_hand_near_the_line_both_ways_and_tells_good_hands
     assert sum(good) / len(good) > 100 and sum(bad) / len(bad) < -100
     table = arena.worth_table(found)
     assert "| +100 to +150 |" in table and "| -200 to -150 |" in table
-    assert sum(int(row.split("|")[2]) for row in table.splitlines()[2:]) == len(found)
+    assert sum(int(row.split("|")[2]) for row in table.splitlines()[2:] if row.startswith("| ")) == len(found)
+    assert "breaks even at a pick score of" in table
+
+
+def test_the_worth_line_breaks_even_where_the_gains_cross_zero() -> None:
+    assert arena.worth_line([(0.0, -10.0), (10.0, 10.0), (20.0, 30.0)]) == pytest.approx((5.0, 2.0))
+    assert arena.worth_line([(0.0, 10.0), (10.0, -10.0)]) is None  # better hands gaining less: no line to read
+    assert arena.worth_line([(5.0, 1.0)]) is None
