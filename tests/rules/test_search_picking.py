@@ -1,5 +1,5 @@
-"""Sheepshead's search levels pick lighter than the easy bot at 3 and 6 players, from the view alone, and
-play as before at the other table sizes; from five players normal searches at a smaller budget."""
+"""Sheepshead's search levels pick lighter than the easy bot at every table size, from the view alone, by the
+margins the arena's pick-worth measure found; from five players normal searches at a smaller budget."""
 
 from __future__ import annotations
 
@@ -40,14 +40,15 @@ def score(view) -> float:
     return bot.pick_score(bot._cards(view["hand"]), players, position, bool(view.get("partner_rule")))
 
 
-@pytest.mark.parametrize("players", [3, 6])
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 @pytest.mark.parametrize("level", ["normal", "strong"])
 def test_the_search_levels_pick_every_hand_within_the_lighter_margin_that_the_easy_bot_passes(
         players: int, level: str) -> None:
     lighter = bot.SEARCH_PICKS_LIGHTER[players]
+    assert lighter > 0
     choose = bot.chooser(level, "lighter")
     between = 0
-    for view, legal in pick_positions(players):
+    for view, legal in pick_positions(players, deals=100):
         easy = bot.choose(view, legal).kind
         searched = choose(view, legal).kind
         value = score(view)
@@ -55,16 +56,6 @@ def test_the_search_levels_pick_every_hand_within_the_lighter_margin_that_the_ea
         assert easy == ("pick" if value > 0 else "pass")
         between += -lighter < value <= 0
     assert between >= 10  # the deals held hands in the margin, where the two levels differ
-
-
-@pytest.mark.parametrize("players", [4, 5, 7])
-def test_at_other_table_sizes_the_pick_is_the_searchs_own(players: int) -> None:
-    """No lighter margin there: the pick goes through the search like every other decision."""
-    assert players not in bot.SEARCH_PICKS_LIGHTER
-    budgets = bot.SHORT_HAND_BUDGETS if players >= bot.SHORT_HANDS else bot.BUDGETS
-    for view, legal in pick_positions(players, deals=8):
-        plain = search.level_chooser(bot.SEARCH, bot.choose, budgets, "normal", "same")
-        assert bot.chooser("normal", "same")(view, legal) == plain(view, legal)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
@@ -105,9 +96,13 @@ def test_the_arena_names_a_level_with_a_lighter_pick_and_refuses_nonsense() -> N
         arena.make_chooser("hawk", "normal+10", "s")
 
 
-def test_a_level_plus_search_picks_as_the_plain_search_at_every_size() -> None:
-    for view, legal in pick_positions(3, deals=8):
-        plain = search.level_chooser(bot.SEARCH, bot.choose, bot.BUDGETS, "normal", "same")
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_a_level_plus_search_picks_as_the_plain_search_at_every_size(players: int) -> None:
+    """`normal+search` (`picks_lighter={}`): the pick goes through the search like every other move, as it did at
+    four, five and seven players before the levels picked by the pick score everywhere."""
+    budgets = bot.SHORT_HAND_BUDGETS if players >= bot.SHORT_HANDS else bot.BUDGETS
+    for view, legal in pick_positions(players, deals=8):
+        plain = search.level_chooser(bot.SEARCH, bot.choose, budgets, "normal", "same")
         assert arena.make_chooser("sheepshead", "normal+search", "same")(view, legal) == plain(view, legal)
 
 

@@ -372,13 +372,14 @@ SHORT_HANDS = 5
 """The table size from which `SHORT_HAND_BUDGETS` apply."""
 
 
-SEARCH_PICKS_LIGHTER: dict[int, float] = {3: 150.0, 6: 200.0}
-"""Cents added to the pick score by the search levels, by table size. The pick model is fitted to the easy
-bot's own card play, under which picking any lighter loses; the searches play the hand better, and at 3 and 6
-players, where the easy model passes most hands into a leaster, picking this much lighter costs them nothing
-measurable on duplicate deals (rules/engine/README.md, "Sheepshead picking") and makes leasters the exception.
-The search itself does not decide the pick: its play-outs are played by the easy bot, so it weighs a pick as the
-easy bot would play it."""
+SEARCH_PICKS_LIGHTER: dict[int, float] = {3: 100.0, 4: 75.0, 5: 75.0, 6: 75.0, 7: 75.0}
+"""Cents added to the pick score by the search levels, by table size: they pick the hands worth picking under
+their own play. The pick model is fitted to the easy bot's card play; the searches play a picked hand better, so
+more hands are worth picking to them. Each hand near the line played on by normal bots both ways (`python -m
+rules.engine.arena --pick-worth normal`) gains by picking from a pick score of about -100 at three players and
+-60 to -70 at four to seven (rules/engine/README.md, "Sheepshead picking"). The search does not decide the pick
+itself: its play-outs are played by the easy bot, so it weighs a pick as the easy bot would play it, and at four
+players it passed hands that gain by picking (more leasters than the easy bot)."""
 
 
 def chooser(level: str, seed: str, picks_lighter: Mapping[int, float] | None = None) -> Chooser:
