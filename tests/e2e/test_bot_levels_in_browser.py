@@ -1,6 +1,7 @@
-"""Tables of strong bots play live in the browser in every game: the search decides each bot move on the server's
-clock, off the member's request, and the member plays by clicking (a whole Sheepshead round; the first moves of
-Hawk, Hawsker and Puskiyon, with every bot seat moving in between)."""
+"""Tables of bots play live in the browser at every level in every game: the search decides each bot move on the
+server's clock, off the member's request, and the member plays by clicking (a whole Sheepshead round against strong
+bots; the first moves of strong tables of Hawk, Hawsker and Puskiyon, and of an easy and a normal table, with every
+bot seat moving in between)."""
 
 from __future__ import annotations
 
@@ -36,14 +37,20 @@ def test_a_member_plays_a_round_of_sheepshead_against_strong_bots(browser, serve
     player.context.close()
 
 
-@pytest.mark.parametrize(("game", "players"), [("hawk", 4), ("hawsker", 2), ("puskiyon", 4)])
-def test_strong_bots_play_live_in_the_other_games(browser, server, e2e_env, shots, game: str, players: int) -> None:
-    player = member_page(browser, server, new_member(e2e_env, f"strong-{game}"))
-    open_table(player, server, game, players, bots=True, bot_level="strong")
+@pytest.mark.parametrize(("game", "players", "level"), [
+    ("hawk", 4, "strong"), ("hawsker", 2, "strong"), ("puskiyon", 4, "strong"),
+    ("sheepshead", 4, "easy"), ("puskiyon", 4, "normal"),
+])
+def test_bots_of_each_level_play_live_in_every_game(browser, server, e2e_env, shots, game: str, players: int,
+                                                     level: str) -> None:
+    """Strong in every game (Sheepshead's above); easy and normal too, which the lobby's other tests play less."""
+    player = member_page(browser, server, new_member(e2e_env, f"{level}-{game}"))
+    open_table(player, server, game, players, bots=True, bot_level=level)
     expect(player.locator("#live")).to_have_text("live")
+    expect(player.locator(".house-rules dt:text-is('Bots play') + dd")).to_have_text(level)
     expect(player.locator(".seats .seat[data-presence=bot]")).to_have_count(players - 1)
     for bot in player.locator(".seats .seat[data-presence=bot]").all():
-        expect(bot).to_contain_text("bot · strong")
+        expect(bot).to_contain_text(f"bot · {level}")
     for _ in range(6):
         # the member's turn comes back after the bots' (each a search on the table clock, then the table's pace)
         expect(player.locator("#board [data-move]").first).to_be_visible(timeout=30_000)
@@ -52,5 +59,5 @@ def test_strong_bots_play_live_in_the_other_games(browser, server, e2e_env, shot
     log = player.locator("#board .log-lines li").all_inner_texts()
     for seat in range(2, players + 1):  # every bot seat ("Bot 2" ...) has moved on this page, live
         assert any(line.startswith(f"Bot {seat} ") for line in log), (seat, log)
-    player.screenshot(path=str(shots / f"strong-bots-{game}.png"), full_page=True)
+    player.screenshot(path=str(shots / f"{level}-bots-{game}.png"), full_page=True)
     player.context.close()
