@@ -105,6 +105,9 @@ def joined(items: Any, *, last: str = "and") -> Said | str:
     return said("%(first)s and %(last)s", first=head, last=parts[-1])
 
 
+THEN_MSGID = "%(before)s %(then)s"  # what `then` says, written out there too for the catalogue's extraction
+
+
 def then(before: Any, more: Any) -> Any:
     """Two sentences one after the other ("X played 4C. Pegging ends."), each translated on its own."""
     if not before:

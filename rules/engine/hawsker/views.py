@@ -16,7 +16,7 @@ from rules.engine.hawsker.scoring import KING, score_breakdown
 from rules.engine.hawsker.spec import PLAYERS, PLAYS_EACH, SPEC
 from rules.engine.hawsker.state import Cards, State
 from rules.engine.hawsker.turns import legal_moves, top_card
-from rules.engine.text import Said, said
+from rules.engine.text import THEN_MSGID, Said, said, seat_of, then
 from rules.engine.text import seat as seat_said
 
 
@@ -153,6 +153,44 @@ def bot_view(state: State, seat: int) -> dict[str, Any]:
 
 
 def last_event(state: State, viewer: int | None) -> Said | str:
-    """What the last move did, for the table's move log: Hawsker's account of it is the same for everyone
-    (a discard is "a card face down")."""
-    return state.last
+    """What the last move did, as `viewer` (None: a spectator) may read it: the table's move log, line by line.
+
+    The engine keeps one public account of a move (`State.last`, which a spectator and the other player read);
+    the player it speaks of reads it as their own ("You played 4C"), as in the other games, and only the one who
+    discarded reads which card went face down."""
+    if viewer is None or not 0 <= viewer < PLAYERS:
+        return state.last
+    return _told_to(state.last, viewer, state)
+
+
+def _told_to(text: Said | str, viewer: int, state: State) -> Said | str:
+    """`text` with each sentence about `viewer` told to them: a sentence of `then` is told part by part."""
+    if not isinstance(text, Said):
+        return text
+    if text.msgid == THEN_MSGID:
+        return then(_told_to(text.params["before"], viewer, state), _told_to(text.params["then"], viewer, state))
+    params = text.params
+    if seat_of(params.get("player")) == viewer:
+        if text.msgid == _DISCARDED:
+            return said("You discarded %(card)s face down.", card=str(state.discards[viewer][-1]))
+        yours = _YOURS.get(text.msgid)
+        return text if yours is None else Said(yours, params)
+    if seat_of(params.get("other")) == viewer and text.msgid == _STEAL:
+        return said("%(player)s played %(cards)s and emptied the hand: that is a steal. "
+                    "%(player)s will score your hand.", player=params["player"], cards=params["cards"])
+    return text
+
+
+_DISCARDED = "%(player)s discarded a card face down."
+_STEAL = ("%(player)s played %(cards)s and emptied the hand: that is a steal. "
+          "%(player)s will score %(other)s's hand.")
+# The sentences of turns.py and flow.py that speak of a player, as that player reads them (`said` marks each for
+# the catalogue; their parameters are the public sentence's).
+_YOURS = {
+    "%(player)s played %(cards)s.": said("You played %(cards)s.").msgid,
+    "%(player)s played %(cards)s and drew a card.": said("You played %(cards)s and drew a card.").msgid,
+    _STEAL: said("You played %(cards)s and emptied your hand: that is a steal. You will score "
+                 "%(other)s's hand.").msgid,
+    "%(player)s cannot play, so pegging ends: %(same)s discards the whole hand and scores nothing.": said(
+        "You cannot play, so pegging ends: you discard your whole hand and score nothing.").msgid,
+}
