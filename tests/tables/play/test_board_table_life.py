@@ -327,7 +327,12 @@ def test_a_drawn_card_is_named_to_nobody_else_hawsker(make_member) -> None:
         raise AssertionError("nobody drew")
     drawn = str(new.pop())
     mine, theirs = board_html(table, mover), board_html(table, (bob, alice)[seat])
-    assert "drew a card." in log_of(mine)[-1] and log_of(theirs)[-1] == log_of(mine)[-1]
+    # the drawer reads the move as their own, the other player the same words with the drawer's name; the
+    # card drawn is in neither
+    told_me, told_them = log_of(mine)[-1], log_of(theirs)[-1]
+    assert told_me.startswith("You played ") and "drew a card." in told_me
+    assert told_them == told_me.replace("You played ", f"{mover.display_name} played ", 1)
+    assert shown(drawn) not in told_me
     # in the drawer's hand: as a card, or as the button that discards it when the drawer must discard now
     assert re.search(rf'aria-label="(?:[^"]*: )?{re.escape(face(drawn).name)}"', mine)
     assert face(drawn).name not in theirs and shown(drawn) not in theirs
