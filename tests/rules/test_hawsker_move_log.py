@@ -23,6 +23,8 @@ def test_a_play_is_told_to_its_player_as_their_own() -> None:
     state = play(arranged("AC 2D 5H 6C", "9S 10C JS", table="5S", stock="QD 3C"), 0, "play 2D 6C")
     assert told(state, 0) == "You played 2D 6C and drew a card."
     assert told(state, 1) == told(state, None) == "Seat 0 played 2D 6C and drew a card."
+    # the board's line under the hand says the same as the log
+    assert [game.view(state, viewer)["last"] for viewer in (0, 1, None)] == [told(state, v) for v in (0, 1, None)]
 
 
 def test_a_play_with_nothing_left_to_draw_is_told_without_a_draw() -> None:

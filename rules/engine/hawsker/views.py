@@ -100,7 +100,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "hand_counts": [len(h) for h in state.hands],
         "legal": [str(m) for m in legal_moves(state, seat)] if mine else [],  # type: ignore[arg-type]
         "prompt": _prompt(state, seat),
-        "last": state.last,
+        "last": last_event(state, seat),
         "over": over,
         "result": _summary(state) if over else None,
         "round": state.number,
