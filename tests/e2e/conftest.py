@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import threading
 import time
@@ -222,7 +223,8 @@ def socket_said(page) -> str:
     live = page.locator("#live")
     if not live.count():
         return "no live indicator"
-    return f"{live.inner_text()!r}, opened {live.get_attribute('data-opens') or 0} times"
+    return (f"{live.inner_text()!r}, opened {live.get_attribute('data-opens') or 0} times, "
+            f"last closed with {live.get_attribute('data-last-close') or 'nothing'}")
 
 
 def click_move(page, which: int = 0) -> str:
@@ -273,8 +275,16 @@ class TableSockets:
 
 
 
-# Tests that must reach the server's channel layer run a Daphne of their own on this Redis database.
-E2E_REDIS_URL = "redis://127.0.0.1:6379/7"
+def _own_redis_url() -> str:
+    """Tests that must reach the server's channel layer run a Daphne of their own on a Redis database of their
+    xdist worker's (7 for the first, 8 for the second...). Why not one for all: the servers of two workers each
+    have a database of their own, so their tables and members share ids, and on one channel layer each would
+    hear the other's "table-21" and "account-5" events."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return f"redis://127.0.0.1:6379/{7 + int(worker.removeprefix('gw'))}"
+
+
+E2E_REDIS_URL = _own_redis_url()
 
 
 @pytest.fixture
