@@ -83,6 +83,9 @@
   document.addEventListener("htmx:wsClose", function (evt) {
     var code = evt.detail.event.code;
     var elt = evt.target;
+    // Beside the opens: how the latest socket ended, for whoever must tell later why a page stopped coming back.
+    var live = document.getElementById("live");
+    if (live) live.setAttribute("data-last-close", String(code));
     if (code === COME_BACK) {
       var s = state(elt);
       s.quick = Date.now() - s.at < QUICK_CLOSE_MS ? s.quick + 1 : 0;

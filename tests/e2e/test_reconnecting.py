@@ -6,10 +6,19 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tables.play.push import table_group
-from tests.e2e.conftest import board_version, click_move, in_step, member_page, open_table, send_to_group
+from tests.e2e.conftest import (
+    board_version,
+    click_move,
+    in_step,
+    member_page,
+    open_table,
+    send_to_group,
+    socket_said,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -72,9 +81,13 @@ def test_a_consumer_failure_and_old_sockets_do_not_strand_the_browser(browser, o
 def wait_for_reopen(page, opens_before: int) -> None:
     """The page's socket closed and opened again (static/js/sockets.js counts opens in #live[data-opens])
     and is live."""
-    page.wait_for_function(
-        "n => Number(document.getElementById('live').dataset.opens) > n", arg=opens_before, timeout=15000
-    )
+    try:
+        page.wait_for_function(
+            "n => Number(document.getElementById('live').dataset.opens) > n", arg=opens_before, timeout=15000
+        )
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"the socket did not open again in 15 s (opened {opens_before} times before); "
+                             f"now: {socket_said(page)}") from None
     expect(page.locator("#live")).to_have_text("live")
 
 
