@@ -105,11 +105,11 @@ def joined(items: Any, *, last: str = "and") -> Said | str:
     return said("%(first)s and %(last)s", first=head, last=parts[-1])
 
 
-THEN_MSGID = "%(before)s %(then)s"  # what `then` says, written out there too for the catalogue's extraction
+THEN_MSGID = said("%(before)s %(then)s").msgid  # what `then` says (a reader may take its sentence apart again)
 
 
 def then(before: Any, more: Any) -> Any:
     """Two sentences one after the other ("X played 4C. Pegging ends."), each translated on its own."""
     if not before:
         return more
-    return said("%(before)s %(then)s", before=before, then=more)
+    return Said(THEN_MSGID, {"before": before, "then": more})

@@ -8,6 +8,7 @@ automatically: `to_act` never names a seat that has no legal move.
 from __future__ import annotations
 
 from rules.engine.cards import Card
+from rules.engine.hawsker import sentences
 from rules.engine.hawsker.scoring import can_play, score_hand, sort_cards
 from rules.engine.hawsker.state import Cards, Draft
 from rules.engine.rng import shuffled
@@ -55,9 +56,7 @@ def stuck(d: Draft, seat: int) -> None:
     d.discards = with_seat(d.discards, seat, d.discards[seat] + hand)
     d.hands = with_seat(d.hands, seat, ())
     d.ending, d.ender = "stuck", seat
-    d.last = then(d.last, said(
-        "%(player)s cannot play, so pegging ends: %(same)s discards the whole hand and scores nothing.",
-        player=seat_said(seat, capital=True), same=seat_said(seat)))
+    d.last = then(d.last, sentences.stuck(seat))
     final_discards(d, (1 - seat,))
 
 

@@ -11,6 +11,7 @@ from functools import lru_cache, partial
 
 from rules.engine.cards import FULL_DECK, SUIT_ONE, Card
 from rules.engine.errors import IllegalMove
+from rules.engine.hawsker import sentences
 from rules.engine.hawsker.flow import draw, final_discards, finish, start_pegging, stuck, with_seat
 from rules.engine.hawsker.scoring import (
     KING,
@@ -84,7 +85,7 @@ def _discard(state: State, seat: int, move: Move) -> State:
     d.discards = with_seat(state.discards, seat, (*state.discards[seat], card))
     d.waste = (*state.waste, card)
     d.pending = state.pending[1:]
-    d.last = said("%(player)s discarded a card face down.", player=seat_said(seat, capital=True))
+    d.last = sentences.discarded(seat)
     if d.pending:
         d.turn = d.pending[0]
     elif state.phase == "discard":
@@ -136,18 +137,15 @@ def _play(state: State, seat: int, move: Move) -> State:
     if not rest:
         d.hands = ((), state.hands[1]) if seat == 0 else (state.hands[0], ())
         d.ending, d.ender = "steal", seat
-        d.last = said("%(player)s played %(cards)s and emptied the hand: that is a steal. "
-                      "%(player)s will score %(other)s's hand.", player=seat_said(seat, capital=True), cards=named,
-                      other=seat_said(other))
+        d.last = sentences.stole(seat, named)
         final_discards(d, (other,))
         return d.freeze()
     drawn = draw(d)
     if drawn is None:
-        d.last = said("%(player)s played %(cards)s.", player=seat_said(seat, capital=True), cards=named)
+        d.last = sentences.played(seat, named)
     else:
         rest = sort_cards((*rest, drawn))
-        d.last = said("%(player)s played %(cards)s and drew a card.", player=seat_said(seat, capital=True),
-                      cards=named)
+        d.last = sentences.played_and_drew(seat, named)
     d.hands = (rest, state.hands[1]) if seat == 0 else (state.hands[0], rest)
     if plays[0] >= PLAYS_EACH and plays[1] >= PLAYS_EACH:
         d.ending = "plays"

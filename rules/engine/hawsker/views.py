@@ -12,6 +12,7 @@ from typing import Any
 
 from rules.engine.api import RoundResult
 from rules.engine.cards import SUIT_ONE
+from rules.engine.hawsker import sentences
 from rules.engine.hawsker.scoring import KING, score_breakdown
 from rules.engine.hawsker.spec import PLAYERS, PLAYS_EACH, SPEC
 from rules.engine.hawsker.state import Cards, State
@@ -169,28 +170,11 @@ def _told_to(text: Said | str, viewer: int, state: State) -> Said | str:
         return text
     if text.msgid == THEN_MSGID:
         return then(_told_to(text.params["before"], viewer, state), _told_to(text.params["then"], viewer, state))
-    params = text.params
-    if seat_of(params.get("player")) == viewer:
-        if text.msgid == _DISCARDED:
-            return said("You discarded %(card)s face down.", card=str(state.discards[viewer][-1]))
-        yours = _YOURS.get(text.msgid)
-        return text if yours is None else Said(yours, params)
-    if seat_of(params.get("other")) == viewer and text.msgid == _STEAL:
-        return said("%(player)s played %(cards)s and emptied the hand: that is a steal. "
-                    "%(player)s will score your hand.", player=params["player"], cards=params["cards"])
+    if seat_of(text.params.get("player")) == viewer:
+        if text.msgid == sentences.DISCARDED:
+            return sentences.you_discarded(state.discards[viewer][-1])
+        own = sentences.TOLD_TO_THE_PLAYER.get(text.msgid)
+        return text if own is None else Said(own, text.params)
+    if text.msgid == sentences.STOLE and seat_of(text.params.get("other")) == viewer:
+        return sentences.stole_yours(text)
     return text
-
-
-_DISCARDED = "%(player)s discarded a card face down."
-_STEAL = ("%(player)s played %(cards)s and emptied the hand: that is a steal. "
-          "%(player)s will score %(other)s's hand.")
-# The sentences of turns.py and flow.py that speak of a player, as that player reads them (`said` marks each for
-# the catalogue; their parameters are the public sentence's).
-_YOURS = {
-    "%(player)s played %(cards)s.": said("You played %(cards)s.").msgid,
-    "%(player)s played %(cards)s and drew a card.": said("You played %(cards)s and drew a card.").msgid,
-    _STEAL: said("You played %(cards)s and emptied your hand: that is a steal. You will score "
-                 "%(other)s's hand.").msgid,
-    "%(player)s cannot play, so pegging ends: %(same)s discards the whole hand and scores nothing.": said(
-        "You cannot play, so pegging ends: you discard your whole hand and score nothing.").msgid,
-}
