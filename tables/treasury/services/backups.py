@@ -636,16 +636,17 @@ def check_restorable(*, path: Path, using: str = "default", trust_unsigned: bool
             f"{path.name} was made by newer code (its migrations {', '.join(unknown)} are not in this code): "
             f"restore it with the release that made it ({manifest.get('release', 'unknown')})."
         )
-    if vendor == "sqlite":
-        _check_sqlite_schema(path, manifest)
-    else:
-        _pg_check_archive(path, tables_made_by(migrations))
+    if vendor == "postgresql":
         _pg_refuse_superuser(database)
     full = tables_with_rows(using=using)
     if full:
         listed = ", ".join(f"{name} ({count} rows)" for name, count in sorted(full.items()))
         raise BackupError(f"The database {database['NAME']} is not empty, so nothing was restored: {listed}. "
                           "Restore into a new, empty database.")
+    if vendor == "sqlite":
+        _check_sqlite_schema(path, manifest)  # last: it migrates a scratch database, which takes seconds
+    else:
+        _pg_check_archive(path, tables_made_by(migrations))
     return manifest
 
 
