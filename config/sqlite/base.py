@@ -12,15 +12,25 @@ command beside the server) safe. The wait is bounded by the same timeout as SQLi
 from __future__ import annotations
 
 import threading
+from pathlib import Path
+from typing import Any
 
 from django.db import OperationalError
 from django.db.backends.sqlite3 import base
+
+from config.sqlite.files import make_private
 
 _writer = threading.Lock()
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
     holds_writer = False
+
+    def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
+        name = str(self.settings_dict["NAME"])
+        if not self.is_in_memory_db() and not name.startswith("file:"):
+            make_private(Path(name))  # the members' data is the owner's alone: see config/sqlite/files.py
+        return super().get_new_connection(conn_params)
 
     def _start_transaction_under_autocommit(self) -> None:
         timeout = float(self.settings_dict.get("OPTIONS", {}).get("timeout", 20))

@@ -1,6 +1,8 @@
 """`manage.py backup` and `restore` on PostgreSQL (pg_dump --format=custom, pg_restore): the club's books copied
-from the test database and restored into a second, freshly created database hold the same rows; a second restore
-into it is refused because it is no longer empty. Run with the services tier (DATABASE_URL on PostgreSQL)."""
+from the test database and restored, as the site's own role, into a second, freshly created database it owns hold
+the same rows; a second restore into it is refused because it is no longer empty; a restore as a superuser is
+refused, and so is an archive holding a trigger or function the code does not make (its manifest signed all the
+same), both before anything is written. Run with the services tier (DATABASE_URL on PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -33,20 +35,45 @@ def rows() -> dict[str, list[tuple]]:
 
 
 @contextmanager
-def database_named(name: str) -> Iterator[None]:
-    """The site's database is another one for a while (its connection pool too): where `restore` and
-    `check_books` go."""
+def database_named(name: str, *, user: str | None = None) -> Iterator[None]:
+    """The site's database is another one for a while (its connection pool too), reached as `user` if given: where
+    `restore` and `check_books` go."""
     default = connections["default"]
-    before = default.settings_dict["NAME"]
+    before = default.settings_dict["NAME"], default.settings_dict["USER"]
     default.close()
     default.close_pool()
     default.settings_dict["NAME"] = name
+    if user is not None:
+        default.settings_dict["USER"] = user
     try:
         yield
     finally:
         default.close()
         default.close_pool()
-        default.settings_dict["NAME"] = before
+        default.settings_dict["NAME"], default.settings_dict["USER"] = before
+
+
+@contextmanager
+def site_database() -> Iterator[tuple[str, str]]:
+    """A new, empty database owned by a role of its own that is no superuser, as the site's is in production
+    (deploy/README.md): (database, role)."""
+    name = role = f"test_restore_{os.getpid()}"
+    admin = psycopg.connect(host="127.0.0.1", port=5432, user="postgres", dbname="postgres", autocommit=True)
+    admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+    admin.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
+    admin.execute(sql.SQL("CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE").format(sql.Identifier(role)))
+    admin.execute(sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(name), sql.Identifier(role)))
+    try:
+        yield name, role
+    finally:
+        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        admin.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
+        admin.close()
+
+
+def tables_in(name: str) -> list[str]:
+    with psycopg.connect(host="127.0.0.1", port=5432, user="postgres", dbname=name) as connection:
+        return [row[0] for row in connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
 
 
 def test_a_pg_dump_backup_restores_into_a_second_database(make_member, tmp_path) -> None:
@@ -61,17 +88,56 @@ def test_a_pg_dump_backup_restores_into_a_second_database(make_member, tmp_path)
     source = rows()
     assert len(source["entries"]) > 10
 
-    scratch = f"test_restore_{os.getpid()}"
-    admin = psycopg.connect(host="127.0.0.1", port=5432, user="postgres", dbname="postgres", autocommit=True)
-    admin.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(scratch)))
-    admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(scratch)))
-    try:
-        with database_named(scratch):
+    with site_database() as (name, role):
+        with database_named(name, user="postgres"), pytest.raises(CommandError, match=(
+                "role 'postgres' is a PostgreSQL superuser, so nothing was restored: restore as the site's own role")):
+            call_command("restore", str(done.path), "--yes")
+        assert tables_in(name) == []
+        with database_named(name, user=role):
             call_command("restore", str(done.path), "--yes")
             assert rows() == source
             call_command("check_books")  # raises on any difference
             with pytest.raises(CommandError, match="is not empty, so nothing was restored"):
                 call_command("restore", str(done.path), "--yes")
+
+
+PROMOTE = """
+CREATE FUNCTION promote() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN UPDATE accounts_user SET is_superuser = true WHERE username = 'mallory'; RETURN NEW; END $$;
+CREATE TRIGGER promote AFTER UPDATE ON accounts_user FOR EACH STATEMENT EXECUTE FUNCTION promote();
+"""
+
+
+def test_an_archive_with_a_trigger_the_code_does_not_make_is_refused_though_signed(make_member, tmp_path) -> None:
+    assert connection.vendor == "postgresql", "run this file with DATABASE_URL on PostgreSQL (-m services)"
+    make_member("mallory")
+    with connection.cursor() as cursor:
+        cursor.execute(PROMOTE)
+    try:
+        done = take_backup(directory=tmp_path, keep=2)  # signed by this site: only the listing check refuses it
     finally:
-        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(scratch)))
-        admin.close()
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TRIGGER promote ON accounts_user; DROP FUNCTION promote();")
+    assert backups.signed_by_this_site(done.manifest)
+    with site_database() as (name, role), database_named(name, user=role):
+        with pytest.raises(CommandError, match=(
+                r"holds what the code's migrations do not make, so nothing was restored: "
+                r"FUNCTION public promote\(\) is not made by the code; TRIGGER public accounts_user promote")):
+            call_command("restore", str(done.path), "--yes")
+        assert tables_in(name) == []
+
+
+def test_after_pg_restore_whatever_the_code_does_not_make_is_named(tmp_path) -> None:
+    """An archive's entries are SQL and may hide more than its listing shows: what pg_restore left behind is looked
+    for in the catalogue (here written directly, as a hidden statement would)."""
+    assert connection.vendor == "postgresql", "run this file with DATABASE_URL on PostgreSQL (-m services)"
+    with site_database() as (name, role):
+        with psycopg.connect(host="127.0.0.1", port=5432, user=role, dbname=name, autocommit=True) as site:
+            site.execute("CREATE TABLE accounts_user (id integer, is_superuser boolean)")
+            site.execute("CREATE VIEW secrets AS SELECT id FROM accounts_user")
+            site.execute(PROMOTE.replace("FOR EACH STATEMENT", "FOR EACH ROW"))
+        database = {**connection.settings_dict, "NAME": name, "USER": role}
+        with pytest.raises(backups.BackupError) as found:
+            backups._pg_refuse_objects_not_made(database, {"accounts_user", "django_migrations"})
+        assert ("function promote(); trigger promote on accounts_user; view secrets. Do not start the site on it"
+                in str(found.value))
