@@ -148,8 +148,9 @@ def test_no_admin_page_shows_a_live_rounds_secrets_and_its_moves_show_once_it_is
     assert not leaks, "the admin showed a round not over:\n" + "\n".join(leaks)
     for entry in LogEntry.objects.all():
         assert not cards_in(entry.object_repr), entry.object_repr
-    heading = pages[f"move {secret_moves[0].seq} change"]
-    assert "hidden until the round is over" in heading
+    for label in (f"move {secret_moves[0].seq} change", f"move {secret_moves[0].seq} history", "index"):
+        assert escape(f"{secret_moves[0].seq}. seat {secret_moves[0].seat}: hidden until the round is over") in pages[
+            label], label
 
     play_until_round_over(table)
     live.refresh_from_db()
