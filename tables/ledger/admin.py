@@ -31,7 +31,8 @@ from tables.ledger.selectors import balances, in_period, money_text, replay_step
 from tables.ledger.services import inperson
 from tables.ledger.services.ledger import correct_entries
 from tables.models import InPersonRecord, LedgerEntry, MatchPlace, MatchResult, Move, Round, Season
-from tables.play.admin import HIDDEN, may_change_play, member_filter, pretty_json, table_called
+from tables.models.play import HIDDEN
+from tables.play.admin import may_change_play, member_filter, pretty_json, table_called
 from tables.play.admin_helpers.actions import with_reason
 from tables.play.admin_helpers.lookups import DeclaredLookupsOnly
 from tables.play.admin_helpers.readonly import ReadOnlyAdmin, ReadOnlyInline
@@ -279,6 +280,10 @@ class MoveInline(ReadOnlyInline):
     fields = ("seq", "seat", "text", "actor", "user", "table_version", "created_at")
     readonly_fields = fields
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
+        """Each row is titled by the move's name, which asks its round whether it is revealed: one query."""
+        return super().get_queryset(request).select_related("round")
+
 
 ROUND_CSV_HEADER = ["id", "table", "game", "round", "started_at", "finished_at", "over", "players", "deltas",
                     "amounts_shown", "commitment", "salt", "seed", "moves"]
@@ -289,13 +294,13 @@ def round_rows(rounds: QuerySet[Round]) -> Any:
     for r in rounds.select_related("match__table").order_by("started_at", "id").iterator():
         table = r.match.table
         names, _bots = seat_names(r)
-        deltas = (r.result or {}).get("deltas", []) if r.over else []
+        deltas = (r.result or {}).get("deltas", []) if r.revealed else []
         unit = (r.result or {}).get("unit", "points")
         yield [
             r.pk, table.code, table.game, r.number, r.started_at.isoformat(),
             r.finished_at.isoformat() if r.finished_at else "", r.over, " | ".join(names),
             " ".join(str(d) for d in deltas), " ".join(machine_money(d, unit) for d in deltas), r.commitment, r.salt,
-            r.seed if r.over else HIDDEN, r.moves.count() if r.over else HIDDEN,
+            r.seed if r.revealed else HIDDEN, r.moves.count() if r.revealed else HIDDEN,
         ]
 
 
@@ -315,7 +320,7 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
 
 
     def get_inlines(self, request: HttpRequest, obj: Round | None) -> list[Any]:
-        return [MoveInline] if obj is not None and obj.over else []
+        return [MoveInline] if obj is not None and obj.revealed else []
 
     @admin.display(description=_("game"), ordering="match__table__game")
     def game(self, obj: Round) -> str:
@@ -327,25 +332,25 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
 
     @admin.display(description=_("seed"))
     def seed_shown(self, obj: Round) -> str:
-        return obj.seed if obj.over else gettext(HIDDEN)
+        return obj.seed if obj.revealed else gettext(HIDDEN)
 
     @admin.display(description=_("result"))
     def result_shown(self, obj: Round) -> str:
         if obj.voided:
             return gettext("voided: nobody was paid")
-        return pretty_json(obj.result) if obj.over else gettext(HIDDEN)
+        return pretty_json(obj.result) if obj.revealed else gettext(HIDDEN)
 
     @admin.display(description=_("match before the deal"))
     def match_before_shown(self, obj: Round) -> str:
-        return pretty_json(obj.match_before) if obj.over else gettext(HIDDEN)
+        return pretty_json(obj.match_before) if obj.revealed else gettext(HIDDEN)
 
     @admin.display(description=_("state (every hand)"))
     def state_shown(self, obj: Round) -> str:
-        return pretty_json(obj.state) if obj.over else gettext(HIDDEN)
+        return pretty_json(obj.state) if obj.revealed else gettext(HIDDEN)
 
     @admin.display(description=_("moves"))
     def moves_note(self, obj: Round) -> str:
-        if not obj.over:
+        if not obj.revealed:
             return gettext("%(count)s so far (%(hidden)s)") % {"count": obj.moves.count(), "hidden": gettext(HIDDEN)}
         url = reverse("admin:tables_round_replay", args=[obj.pk])
         return format_html('{} · <a href="{}">{}</a>', gettext("%(count)s moves, listed below") % {
@@ -353,7 +358,7 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
 
     @admin.display(description=_("replay"))
     def replay_link(self, obj: Round) -> str:
-        if not obj.over:
+        if not obj.revealed:
             return gettext(HIDDEN)
         return format_html('<a href="{}">{}</a>', reverse("admin:tables_round_replay", args=[obj.pk]),
             gettext("replay"))
@@ -398,7 +403,7 @@ class RoundAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
             **self.admin_site.each_context(request), "opts": Round._meta, "round": found,
             "title": gettext("Replay of %(round)s") % {"round": found}, "hidden": gettext(HIDDEN),
         }
-        if found.over:
+        if found.revealed:
             step = whole_number(request.GET.get("step"))
             steps = [replay_step(round=found, step=0)]
             if step is not None:

@@ -494,7 +494,7 @@ def can_see_round(user: User, round: Round) -> bool:
     """Whether `user` may see a finished round's hands: its replay, and its seed (which deals them all
     again, so the fair-deal check too). Its players and the club's staff may; to anyone else, and to
     everyone while the round is not over, the round does not exist."""
-    if not (user.is_authenticated and round.over):
+    if not (user.is_authenticated and round.revealed):
         return False
     return bool(user.is_staff or user.pk in round_members(round))
 
@@ -556,7 +556,7 @@ def seat_names(round: Round) -> tuple[list[str], list[bool]]:
 
 def replay_step(*, round: Round, step: int) -> ReplayStep:
     """The finished round as it stood after `step` moves, every hand shown (the round is over)."""
-    if not round.over:
+    if not round.revealed:
         raise ValueError("only a finished round is replayed: until then its hands are secret")
     table = round.match.table
     game = registry.game(table.game)

@@ -13,11 +13,15 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from rules.engine import registry
 from tables.play.table_names import shown_name
+
+# What stands in, everywhere staff look (admin fields, titles, history, exports), for what a round not over keeps
+# secret; marked for translation here, translated where shown (`gettext(HIDDEN)`), kept English in a CSV.
+HIDDEN = gettext_noop("hidden until the round is over")
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -240,6 +244,14 @@ class Round(models.Model):
     def voided(self) -> bool:
         return self.voided_at is not None
 
+    @property
+    def revealed(self) -> bool:
+        """The one rule for what staff may see of a round: its seed, hands, result, the match before the deal and
+        its moves' texts (a bury or a discard names a hidden card) stay hidden from everyone, staff who also play
+        included, until the round is over: played out, or voided by an admin. Every place that shows a round or a
+        move (its fields, its name, the admin's titles and history, exports, replays) asks this, never `over`."""
+        return self.over
+
 
 class Move(models.Model):
     class Actor(models.TextChoices):
@@ -266,4 +278,6 @@ class Move(models.Model):
         constraints = [models.UniqueConstraint(fields=["round", "seq"], name="one_move_per_seq")]
 
     def __str__(self) -> str:
-        return gettext("%(seq)s. seat %(seat)s: %(move)s") % {"seq": self.seq, "seat": self.seat, "move": self.text}
+        """The admin's title, breadcrumb and history name a move by this: its text only once its round is revealed."""
+        move = self.text if self.round.revealed else gettext(HIDDEN)
+        return gettext("%(seq)s. seat %(seat)s: %(move)s") % {"seq": self.seq, "seat": self.seat, "move": move}

@@ -3,8 +3,10 @@
 Admins play too, so the admin shows nothing of a round that is not over that a player could
 not see at the table: no seed, no state (it holds every hand and the blind), no dealt match
 carry-over, and no moves (a bury or a discard names hidden cards): "hidden until the round is
-over". Rounds, with their replay of every hand and their export to CSV, are in the ledger's admin
-(tables/ledger/admin.py), which uses the helpers here (`HIDDEN`, `member_filter`, `may_change_play`).
+over". `Round.revealed` is the rule, asked by every field here, and by `Move.__str__`, which names a
+move in the change page's title and breadcrumb, the history and the delete confirmations. Rounds,
+with their replay of every hand and their export to CSV, are in the ledger's admin
+(tables/ledger/admin.py), which uses the helpers here (`member_filter`, `may_change_play`).
 """
 
 from __future__ import annotations
@@ -17,18 +19,17 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from tables.models import Match, Move, Seat, Table
+from tables.models.play import HIDDEN
 from tables.play.admin_helpers.actions import with_reason
 from tables.play.admin_helpers.lookups import DeclaredLookupsOnly
 from tables.play.admin_helpers.readonly import ReadOnlyAdmin, ReadOnlyInline
 from tables.play.request_numbers import record_id
 from tables.play.services.admin_actions import close_table
-
-HIDDEN = gettext_noop("hidden until the round is over")  # shown as gettext(HIDDEN)
 
 
 def table_called(table: Table) -> str:
@@ -125,7 +126,7 @@ class MoveAdmin(DeclaredLookupsOnly, ReadOnlyAdmin):
 
     @admin.display(description=_("move"))
     def text_shown(self, obj: Move) -> str:
-        return obj.text if obj.round.over else HIDDEN
+        return obj.text if obj.round.revealed else gettext(HIDDEN)
 
 
 @admin.register(Match)

@@ -97,6 +97,15 @@ def move_guess(path: str, scope: Callable[[Secrets], dict[str, Any]] | None = No
     return guess
 
 
+def search_guess(what: str) -> Guess:
+    """A search box guess: a live move's text ("bury JC"), a card in another seat's hand, or the seed's start."""
+    def guess(s: Secrets, right: bool) -> dict[str, Any]:
+        terms = {"move": (s.move, s.wrong_move), "card": (s.other_card, s.wrong_card),
+                 "seed": (s.live.seed[:8], _wrong_prefix(s.live.seed))}
+        return {"q": terms[what][0 if right else 1]}
+    return guess
+
+
 def _this_round(s: Secrets) -> dict[str, Any]:
     return {"id": s.live.pk}
 
@@ -134,6 +143,14 @@ CASES: dict[str, tuple[str, Guess]] = {
     "member moves": ("admin:accounts_user_changelist", move_guess("moves__text")),
     "member seats rounds": ("admin:accounts_user_changelist", seed_guess("seats__table__match__rounds__seed")),
 }
+# The search box of every admin that lists a round, a move, its match or its table, or reaches them: a search for
+# "bury JC" (or a card, or the seed) finds as much whether the live round holds it or not.
+SEARCHED = ["table", "round", "move", "match", "ledgerentry", "matchresult", "chatmessage", "queuerequest",
+            "inpersonrecord"]
+for _name in SEARCHED:
+    for _what in ("move", "card", "seed"):
+        CASES[f"{_name} search for a {_what}"] = (f"admin:tables_{_name}_changelist", search_guess(_what))
+CASES["member search for a move"] = ("admin:accounts_user_changelist", search_guess("move"))
 
 
 def answer(client: Client, url: str, params: dict[str, Any]) -> tuple[int, str | None, int | None, bytes | None]:
