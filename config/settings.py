@@ -193,6 +193,13 @@ TABLE_OFFLINE_CLOSE_MINUTES = env.float("TABLE_OFFLINE_CLOSE_MINUTES", default=1
 # Sockets (lobby and table together) one member may hold open in each process (0: no cap); the next is
 # accepted and closed with 4429, which htmx does not retry (see tables/play/socket_quota.py).
 SOCKETS_PER_MEMBER = env.int("SOCKETS_PER_MEMBER", default=12)
+# One member's tables (tables/play/services/table_limits.py; 0: no limit): at most this many waiting for players
+# at once, and at most TABLE_STARTS_PER_MEMBER created (lobby or quick play, with bots or not) in any
+# TABLE_STARTS_WINDOW_MINUTES; the lobby lists at most LOBBY_TABLES_PER_MEMBER of one member's tables.
+TABLES_OPEN_PER_MEMBER = env.int("TABLES_OPEN_PER_MEMBER", default=3)
+TABLE_STARTS_PER_MEMBER = env.int("TABLE_STARTS_PER_MEMBER", default=10)
+TABLE_STARTS_WINDOW_MINUTES = env.float("TABLE_STARTS_WINDOW_MINUTES", default=10.0)
+LOBBY_TABLES_PER_MEMBER = env.int("LOBBY_TABLES_PER_MEMBER", default=5)
 # Matches a member (or bot) plays in a game before their rating there counts as established; until then it is
 # shown as "provisional (n of N)" (tables/ratings).
 RATING_PROVISIONAL_MATCHES = env.int("RATING_PROVISIONAL_MATCHES", default=5)

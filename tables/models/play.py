@@ -197,7 +197,9 @@ class Round(models.Model):
     """One deal. `seed` stays secret until the round is over; `commitment` is public from the deal.
 
     An admin may void a round that is not over: it is then over (its seed and moves may be reviewed)
-    with no result and no ledger entries, and `voided_at`, `voided_by` and `void_reason` say so.
+    with no result and no ledger entries, and `voided_at`, `voided_by` and `void_reason` say so. The club
+    voids one itself (`voided_by` empty) when it ends before any member has moved in its match
+    (tables.play.services.play.Live.members_moved): bots alone played it.
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
@@ -232,7 +234,7 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["match", "number"], name="one_round_per_number"),
             models.CheckConstraint(
                 condition=Q(voided_at__isnull=True)
-                | (Q(over=True) & Q(result__isnull=True) & Q(voided_by__isnull=False) & ~Q(void_reason="")),
+                | (Q(over=True) & Q(result__isnull=True) & ~Q(void_reason="")),
                 name="voided_rounds_are_over_unpaid_and_explained",
             ),
         ]

@@ -171,7 +171,8 @@ class Board:
             return gettext("Leave the table? The bot plays your seat from now on; your results still count for you. "
                            "You can take your seat back while the match lasts.")
         return gettext("You are the last player here. If you leave, the bots finish this round (it is settled as "
-                       "usual) and the table closes.")
+                       "usual, unless no member has moved in this match yet: then it counts for nothing) and the "
+                       "table closes.")
 
     @property
     def house_rules(self) -> list[tuple[str, str]]:

@@ -278,6 +278,9 @@ def test_the_last_member_leaving_lets_the_bots_finish_the_round_and_closes_the_t
     code = url.rstrip("/").split("/")[-1]
     expect(page.locator("#live")).to_have_text("live")
     expect(page.locator("#board .hand .card").first).to_be_visible()
+    # The member moves once: until a member has moved, a match counts for nothing and no bot plays on for nobody.
+    expect(page.locator("#board [data-move]").first).to_be_enabled()
+    click_one(page, page.locator("#board [data-move]").first)
     lobby = page.context.new_page()
     lobby.goto(f"{server.url}/lobby/")
     expect(lobby.locator(f"[data-table='{code}']")).to_be_visible()

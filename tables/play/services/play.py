@@ -25,7 +25,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
 from rules.engine import registry
@@ -47,6 +47,9 @@ log = logging.getLogger(__name__)
 
 NEXT_ROUND_PAUSE = timedelta(seconds=20)
 BOT_MOVES_LIMIT = 5000
+# Kept on a round that counted for nothing because no member had moved (English, translated where it is shown).
+UNPLAYED = gettext_noop("No member had made a move in this match yet: the bots played this round alone, so it "
+                        "counts for nothing.")
 
 
 def locked_table(table_id: int | None = None, *, code: str | None = None) -> Table:
@@ -104,6 +107,7 @@ class Live:
     paused: bool = False  # the round was already over when loaded: its pause before the next has a deadline
     match_changed: bool = False
     made: list[tuple[str, int]] = field(default_factory=list)  # (actor, seat) of the moves made here, in order
+    members_have_moved: bool = False  # known to be true (see `members_moved`): asked of the database until then
     now: datetime = field(default_factory=lambda: timezone.now())  # the transaction's time: presence and pace read it
 
     @classmethod
@@ -297,9 +301,13 @@ class Live:
 
     def close_for_nobody(self, reason: str) -> None:
         """Nobody is left to play: the bots finish the round (settled in the ledger as any other) and the table
-        closes, with `reason` shown on it and in the history."""
+        closes, with `reason` shown on it and in the history. In a match where no member ever moved there is
+        nothing to finish: the round counts for nothing at once (`members_moved`), and no bot moves for nobody."""
         if not self.round.over:
-            self.finish_with_bots()
+            if self.members_moved():
+                self.finish_with_bots()
+            else:
+                self._count_for_nothing()
         if self.table.status == Table.Status.RUNNING:  # else the round just finished ended the match: sent there
             self.table.status = Table.Status.ABANDONED
             self.table.finished_at = self.now
@@ -307,7 +315,39 @@ class Live:
             match_ended.send(sender=Match, match=self.match, table=self.table, seats=self.seats, ending="closed",
                              now=self.now)
 
+    def members_moved(self) -> bool:
+        """Whether a member has made a move in this match, here or before. Until one has, every move was a bot's
+        (or a bot's standing in for a member who left or never looked), and the club's books and ratings are no
+        place for that: a member filling a table with bots and leaving, in a loop, would write rated matches and
+        ledger entries by the hundred. So the rule lives here, where every round ends and every match closes:
+        such a round counts for nothing (`_count_for_nothing`), and a match of only such rounds has no result."""
+        if self.members_have_moved or any(actor == Move.Actor.MEMBER for actor, _ in self.made):
+            self.members_have_moved = True
+        else:
+            self.members_have_moved = Move.objects.filter(round__match=self.match, actor=Move.Actor.MEMBER).exists()
+        return self.members_have_moved
+
+    def _count_for_nothing(self) -> None:
+        """End the round as voided by the club (no admin: `voided_by` stays empty, `void_reason` says why): over,
+        with no result, no ledger entries and no step of the match (its totals and dealer stand), exactly as an
+        admin's void leaves it; the next round is dealt after the usual pause, if anyone is left to play it."""
+        now = timezone.now()
+        self.round.over, self.round.finished_at, self.round.result = True, now, None
+        self.round.voided_at, self.round.voided_by, self.round.void_reason = now, None, UNPLAYED
+        fields = {"over": True, "finished_at": now, "result": None, "voided_at": now, "voided_by": None,
+                  "void_reason": UNPLAYED}
+        if self.round.pk is None:  # bots played the whole round as it was dealt
+            self.round.save(force_insert=True)
+        else:  # in one statement: a voided round is over and unpaid (a check constraint), from the first write
+            Round.objects.filter(pk=self.round.pk).update(**fields)
+        Seat.objects.filter(table=self.table).update(ready=False)
+        for seat in self.seats:
+            seat.ready = False
+
     def _finish_round(self) -> None:
+        if not self.members_moved():
+            self._count_for_nothing()
+            return
         result = self.game.result(self.state)
         now = timezone.now()
         self.round.over = True

@@ -22,6 +22,7 @@ from rules.engine.errors import ConfigError
 from tables.models import QueueRequest, Seat, Table
 from tables.play import push
 from tables.play.pace import GRACE_RANGE
+from tables.play.services import table_limits
 from tables.play.services.errors import NotAllowed, NotSeated, TableError, TableFull
 from tables.play.services.play import Live, begin_match, locked_table, seat_of, seats_at
 from tables.play.signals import table_stopped_waiting
@@ -115,7 +116,9 @@ def create_table(
         raise TableError(gettext("The wait before a bot plays for an offline player must be between %(low)s and "
                                  "%(high)s seconds.") % {"low": GRACE_RANGE[0], "high": GRACE_RANGE[1]})
     with transaction.atomic():
-        ensure_free_to_sit(creator)
+        ensure_free_to_sit(creator)  # also takes the member's row lock, so the limits below count one request at a time
+        table_limits.ensure_may_open(creator)
+        table_limits.ensure_may_start(creator)
         table = Table.objects.create(
             game=game,
             name=_name_for(creator, game, name),

@@ -39,6 +39,7 @@ from tables.i18n import say
 from tables.models import QueueRequest, Table
 from tables.play.push import batched
 from tables.play.services.errors import NotAllowed, TableError
+from tables.play.services.table_limits import ensure_may_start
 from tables.play.services.tables import called, commitments, create_full_table, ensure_free_to_sit, table_name
 from tables.quickplay import push
 
@@ -170,6 +171,8 @@ def _enqueue(*, user: User, clean: CleanRequest) -> QueueRequest:
         with transaction.atomic():
             _lock_game(clean.game)
             ensure_free_to_sit(user, refuse_open_seat=True)
+            if clean.bots_after_seconds is not None:  # a table of bots is one the member starts alone: it counts
+                ensure_may_start(user)
             now = timezone.now()
             request = QueueRequest.objects.create(
                 user=user, game=clean.game, players=clean.players, band=clean.band, options=clean.options,

@@ -112,3 +112,16 @@ def round_over(table: Table) -> bool:
 def tricks_in(table: Table) -> int:
     state = registry.game(table.game).from_json(current_round(table).state)
     return registry.tricks_done(table.game, state)
+
+
+def a_member_moves(table: Table, members: dict[int, User], rng: random.Random, time: FakeTime | None = None) -> None:
+    """The clock plays the bots until one of `members` is to act, who then moves: from here the match counts (until
+    a member has moved, its rounds count for nothing: Live.members_moved)."""
+    for _ in range(200):
+        member = member_to_act(table, members)
+        if member is not None:
+            play_member(table, member, rng)
+            return
+        when = due(table)
+        clock.advance(table_id=table.pk, now=time.to(when) if time is not None else when)
+    raise AssertionError("no member came to act")

@@ -466,7 +466,8 @@ def test_leaving_says_what_will_happen_and_it_does(make_member) -> None:
                               "you. You can take your seat back while the match lasts.")
     leave_table(table_id=table.pk, user=bob)
     assert confirm(alice) == ("You are the last player here. If you leave, the bots finish this round (it is "
-                              "settled as usual) and the table closes.")
+                              "settled as usual, unless no member has moved in this match yet: then it counts for "
+                              "nothing) and the table closes.")
     assert "Take my seat back" in board_html(table, bob)
 
     # "Your results still count for you": the round the bot finished for Bob is in the ledger in his name.

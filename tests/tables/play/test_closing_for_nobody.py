@@ -18,6 +18,7 @@ from tables.play.services.errors import NotAllowed
 from tables.play.services.tables import EVERYONE_LEFT, create_table, ensure_free_to_sit, leave_table
 from tests.tables.helpers import current_round, full_table, seat_to_act, watching
 from tests.tables.play.table_life import (
+    a_member_moves,
     close_page,
     due,
     fake_time,
@@ -115,6 +116,7 @@ def test_when_the_bots_finish_the_matchs_last_round_the_table_has_simply_finishe
     alice = make_member("alice")
     table = full_table("hawk", [alice], bots=3, rounds=1)
     watching(table, alice)
+    a_member_moves(table, {0: alice}, random.Random(3))  # a match played by a member (else it counts for nothing)
     leave_table(table_id=table.pk, user=alice)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED and table.close_reason == ""
@@ -131,6 +133,7 @@ def test_every_member_offline_long_enough_closes_the_table_through_the_clock(mak
     table = full_table("hawk", [alice, bob], bots=2)
     watching(table, alice, bob)
     rnd = current_round(table)
+    a_member_moves(table, {0: alice, 1: bob}, random.Random(5), time)  # else the round would count for nothing
     close_page(table, alice)
     time.to(time.now + timedelta(seconds=1))
     close_page(table, bob)

@@ -4,6 +4,7 @@ admin's closing. A table that never started (open) ends no match and sends nothi
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -18,7 +19,7 @@ from tables.play.services.tables import create_table, leave_table
 from tables.play.signals import match_ended
 from tests.tables.helpers import current_round, full_table, watching
 from tests.tables.ledger_support import play_until_round_over
-from tests.tables.play.table_life import close_page, due, fake_time, seat_of
+from tests.tables.play.table_life import a_member_moves, close_page, due, fake_time, seat_of
 
 pytestmark = pytest.mark.django_db
 
@@ -76,6 +77,7 @@ def test_leaving_when_the_bots_then_finish_the_last_round_sends_played_once_not_
                                                                                           ended) -> None:
     alice = make_member("alice")
     table = full_table("hawk", [alice], bots=3, rounds=1)
+    a_member_moves(table, {0: alice}, random.Random(3))  # a match a member played in (else it counts for nothing)
     leave_table(table_id=table.pk, user=alice)  # the bots finish the only round: the match is played out
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
