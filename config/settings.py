@@ -197,6 +197,12 @@ RATING_PROVISIONAL_MATCHES = env.int("RATING_PROVISIONAL_MATCHES", default=5)
 
 # How long an invitation to a private table stands (minutes) unless the table starts or closes sooner.
 INVITATION_MINUTES = env.float("INVITATION_MINUTES", default=30.0)
+# Invitation spam (tables/invitations/services/limits.py), counted from the database so that every process agrees:
+# invitations one member may send in an hour, invitations one member may receive in an hour (from everyone), and
+# how long after a member declined, or the inviter withdrew, that inviter may not invite that member again (0: off).
+INVITATIONS_SENT_PER_HOUR = env.int("INVITATIONS_SENT_PER_HOUR", default=30)
+INVITATIONS_RECEIVED_PER_HOUR = env.int("INVITATIONS_RECEIVED_PER_HOUR", default=10)
+INVITATION_COOLDOWN_MINUTES = env.float("INVITATION_COOLDOWN_MINUTES", default=10.0)
 # `manage.py backup` (README, "Backups"): where the copies of the database go, and how many are kept.
 BACKUP_DIR = Path(env.str("BACKUP_DIR", default=str(BASE_DIR / "var" / "backups")))
 BACKUP_KEEP = env.int("BACKUP_KEEP", default=14)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.conf import settings
+from django.utils import timezone
 
 from tables.invitations.services.invitations import (
     AlreadyAnswered,
@@ -148,7 +152,9 @@ def test_decline_then_a_stale_accept_or_repeated_decline_changes_nothing(alice, 
     with pytest.raises(AlreadyAnswered, match="already declined"):
         accept(invitation_id=invitation.pk, user=bob)
     assert not Seat.objects.filter(table=table, user=bob).exists()
-    # Declined is an answer, not a ban: the creator may ask again.
+    # Declined is an answer, not a ban: the creator may ask again once the cool-down (test_invitation_limits) is over.
+    Invitation.objects.filter(pk=invitation.pk).update(
+        answered_at=timezone.now() - timedelta(minutes=settings.INVITATION_COOLDOWN_MINUTES, seconds=1))
     again = invite(table_id=table.pk, inviter=alice, member=bob)
     assert again.status == Status.PENDING
 
