@@ -223,7 +223,13 @@ LOGIN_REDIRECT_URL = "lobby"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = "optional"
+# Nobody learns from the account pages whether an email is a member's (issue 39): with enumeration prevention on,
+# signing up with a member's email answers exactly as a new one ("we sent you a link") and mails that member that
+# they already have an account; a password reset answers the same for any address. allauth (65.x) can do that at
+# sign-up only when every new member confirms their email before they sign in: with "optional" it must refuse the
+# taken address on the form, which is the oracle. Members without a confirmed address are sent a link at log-in.
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtraForm"

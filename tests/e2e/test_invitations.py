@@ -25,9 +25,10 @@ def make_members(env: dict[str, str], *display_names: str) -> list[tuple[str, st
     pairs, the display names made unique to this run."""
     tag = uuid.uuid4().hex[:6]
     made = [(f"inv{tag}{n}", f"{shown} {tag}") for n, shown in enumerate(display_names)]
-    code = "from accounts.models import User\n" + "".join(
-        f"User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r}, "
-        f"display_name={shown!r})\n" for name, shown in made)
+    code = "from accounts.models import User\nfrom allauth.account.models import EmailAddress\n" + "".join(
+        f"u = User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r}, "
+        f"display_name={shown!r})\nEmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
+        for name, shown in made)
     manage("shell", "-c", code, env=env)
     return made
 
