@@ -7,8 +7,7 @@ import pytest
 from tables.invitations.forms import InviteForm
 from tables.invitations.selectors import resolve, suggestions
 from tables.invitations.services.invitations import invite
-from tables.play.services.tables import join_table
-from tests.tables.invitations.support import private_table
+from tests.tables.invitations.support import private_table, seat_at
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +66,7 @@ def test_inactive_members_yourself_seated_and_invited_are_refused(club, make_mem
     assert "No member" in resolve(table, alice, "gone").problem
     assert "That is you" in resolve(table, alice, "alice").problem
     carol = make_member("carol")
-    join_table(table_id=table.pk, user=carol)
+    seat_at(table, carol)
     assert "already has a seat" in resolve(table, alice, "carol").problem
     invite(table_id=table.pk, inviter=alice, member=bob)
     assert "already invited" in resolve(table, alice, "Bobby Tables").problem
@@ -86,7 +85,7 @@ def test_suggestions_leave_out_the_inviter_seated_invited_and_inactive(club, mak
     make_member("bobcat", display_name="Cat")
     make_member("bobo", is_active=False)
     seated = make_member("bobseated")
-    join_table(table_id=table.pk, user=seated)
+    seat_at(table, seated)
     invited = make_member("bobinvited")
     invite(table_id=table.pk, inviter=alice, member=invited)
     names = [m.username for m in suggestions(table, alice, "bo")]

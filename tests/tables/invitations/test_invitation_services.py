@@ -18,9 +18,9 @@ from tables.invitations.services.invitations import (
     withdraw,
 )
 from tables.models import Invitation, Seat, Table
-from tables.play.services.tables import add_bot, join_table
+from tables.play.services.tables import add_bot
 from tests.tables.helpers import full_table
-from tests.tables.invitations.support import private_table
+from tests.tables.invitations.support import private_table, seat_at
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def test_the_creator_of_a_private_open_table_invites_a_member(alice, bob) -> Non
 def test_only_the_creator_may_invite(alice, bob, make_member) -> None:
     carol = make_member("carol")
     table = private_table(alice, game="hawk", players=4)
-    join_table(table_id=table.pk, user=bob)  # seated, but not the creator
+    seat_at(table, bob)  # seated, but not the creator
     with pytest.raises(InvitationError, match="Only the member who opened"):
         invite(table_id=table.pk, inviter=bob, member=carol)
     assert not Invitation.objects.exists()
@@ -76,7 +76,7 @@ def test_running_and_full_tables_take_no_invitations(alice, bob, make_member) ->
 def test_no_inviting_oneself_the_seated_or_the_invited_twice(alice, bob, make_member) -> None:
     carol = make_member("carol")
     table = private_table(alice, game="hawk", players=4)
-    join_table(table_id=table.pk, user=carol)
+    seat_at(table, carol)
     with pytest.raises(InvitationError, match="yourself"):
         invite(table_id=table.pk, inviter=alice, member=alice)
     with pytest.raises(InvitationError, match="already has a seat"):
