@@ -206,6 +206,12 @@ RATING_PROVISIONAL_MATCHES = env.int("RATING_PROVISIONAL_MATCHES", default=5)
 
 # How long an invitation to a private table stands (minutes) unless the table starts or closes sooner.
 INVITATION_MINUTES = env.float("INVITATION_MINUTES", default=30.0)
+# Invitation spam (tables/invitations/services/limits.py), counted from the database so that every process agrees:
+# invitations one member may send in an hour, invitations one member may receive in an hour (from everyone), and
+# how long after a member declined, or the inviter withdrew, that inviter may not invite that member again (0: off).
+INVITATIONS_SENT_PER_HOUR = env.int("INVITATIONS_SENT_PER_HOUR", default=30)
+INVITATIONS_RECEIVED_PER_HOUR = env.int("INVITATIONS_RECEIVED_PER_HOUR", default=10)
+INVITATION_COOLDOWN_MINUTES = env.float("INVITATION_COOLDOWN_MINUTES", default=10.0)
 # `manage.py backup` (README, "Backups"): where the copies of the database go, and how many are kept.
 BACKUP_DIR = Path(env.str("BACKUP_DIR", default=str(BASE_DIR / "var" / "backups")))
 BACKUP_KEEP = env.int("BACKUP_KEEP", default=14)
@@ -226,7 +232,13 @@ LOGIN_REDIRECT_URL = "lobby"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = "optional"
+# Nobody learns from the account pages whether an email is a member's (issue 39): with enumeration prevention on,
+# signing up with a member's email answers exactly as a new one ("we sent you a link") and mails that member that
+# they already have an account; a password reset answers the same for any address. allauth (65.x) can do that at
+# sign-up only when every new member confirms their email before they sign in: with "optional" it must refuse the
+# taken address on the form, which is the oracle. Members without a confirmed address are sent a link at log-in.
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtraForm"

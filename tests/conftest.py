@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.db import connections
 from django.test import Client
@@ -105,6 +106,9 @@ def make_member(db: None) -> Callable[..., User]:
         counter["n"] += 1
         name = username or f"member{counter['n']}"
         user = User.objects.create_user(username=name, email=f"{name}@example.org", password=PASSWORD, **extra)
+        # As a member who signed up and followed the confirmation link: the club requires a confirmed address to
+        # log in (ACCOUNT_EMAIL_VERIFICATION, see config/settings.py).
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
         return user
 
     return make

@@ -13,6 +13,7 @@
   // Each with the name of the page's word for it (said() below) and the English.
   var STOPPED = {
     4401: ["signed-out", "signed out: reload the page"],
+    4403: ["private", "a private table: ask its creator for an invitation"],
     4404: ["not-found", "not found: reload the page"],
     4429: ["too-many-tabs", "too many open tabs: close one and reload"]
   };

@@ -36,7 +36,8 @@ def _context(viewer: Any, table: Table | None, **extra: Any) -> dict[str, Any]:
 def _body_context(viewer: Any, table: Table | None) -> dict[str, Any]:
     table_id = table.pk if table else None
     player = table_id is not None and selectors.is_player(table_id=table_id, user_id=viewer.pk)
-    return _context(viewer, table, lines=selectors.visible_lines(viewer=viewer, table_id=table_id, player=player),
+    return _context(viewer, table, lines=selectors.visible_lines(viewer=viewer, table_id=table_id, player=player,
+                                                                     table=table),
                     muted=selectors.muted_members(member_id=viewer.pk), spectating=table is not None and not player)
 
 

@@ -1,7 +1,8 @@
 """Which chat lines a member may read, and when.
 
 Every line any member is shown (the page, a socket's push, a fragment) comes through `visible_lines` or
-`visible_line`, so the three rules hold everywhere: a line staff hid is shown to nobody; a muted member's lines
+`visible_line`, so the rules hold everywhere: a private table's chat is read only by those the table is for
+(tables.play.privacy); a line staff hid is shown to nobody; a muted member's lines
 are not shown to the member who muted them; and a spectator's line written during a round is kept from the
 table's seated players until that round is over (no coaching from the rail), while spectators see it at once.
 """
@@ -13,14 +14,30 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from tables.models import ChatMessage, ChatMute, Round, Seat, Table
+from tables.play import privacy
 
 LINES_ON_LOAD = 50
 
 
 def may_read(user: Any, table: Table | None) -> bool:
-    """Anyone who may open the table's page may read and write its chat: every signed-in, active member (a
-    private table is only unlisted: its page is open to whoever holds the link), as the table view decides."""
-    return bool(getattr(user, "is_authenticated", False) and getattr(user, "is_active", False))
+    """Anyone who may open the table's page may read and write its chat: every signed-in, active member, and at a
+    private table only those it is for (tables.play.privacy: its creator, the invited, the seated, staff)."""
+    if not (getattr(user, "is_authenticated", False) and getattr(user, "is_active", False)):
+        return False
+    return table is None or privacy.may_watch(table, user)
+
+
+def _table_closed_to(viewer: Any, table_id: int | None, table: Table | None = None,
+                     private: bool | None = None) -> bool:
+    """A private table's chat, for someone it is not for: they read none of it, whichever way they ask. `table` or
+    `private`, when the caller knows them, spare the read of the table (a public table's chat costs no query)."""
+    if table_id is None or private is False or (table is not None and not table.private):
+        return False
+    if table is None:
+        table = Table.objects.filter(pk=table_id, private=True).first()
+        if table is None:
+            return False
+    return not privacy.may_watch(table, viewer)
 
 
 def is_player(*, table_id: int, user_id: int) -> bool:
@@ -46,8 +63,12 @@ def muted_members(*, member_id: int) -> list[Any]:
             .order_by("muted__username")]
 
 
-def _readable(*, viewer: Any, table_id: int | None, player: bool | None = None) -> QuerySet[ChatMessage]:
-    """`player`: whether the viewer is seated at the table, when the caller knows it already."""
+def _readable(*, viewer: Any, table_id: int | None, player: bool | None = None, table: Table | None = None,
+              private: bool | None = None) -> QuerySet[ChatMessage]:
+    """`player`: whether the viewer is seated at the table; `table`, `private`: the table or whether it is private;
+    each when the caller knows it already."""
+    if _table_closed_to(viewer, table_id, table, private):
+        return ChatMessage.objects.none()
     lines = ChatMessage.objects.filter(table_id=table_id, hidden_at__isnull=True).exclude(
         author_id__in=ChatMute.objects.filter(member_id=viewer.pk).values("muted_id"))
     if player is None:
@@ -60,19 +81,20 @@ def _readable(*, viewer: Any, table_id: int | None, player: bool | None = None) 
 
 
 def visible_lines(*, viewer: Any, table_id: int | None, limit: int = LINES_ON_LOAD,
-                  player: bool | None = None) -> list[ChatMessage]:
+                  player: bool | None = None, table: Table | None = None) -> list[ChatMessage]:
     """The latest `limit` lines the viewer may read in this chat (None: the lobby's), oldest first."""
-    newest = list(_readable(viewer=viewer, table_id=table_id, player=player)
+    newest = list(_readable(viewer=viewer, table_id=table_id, player=player, table=table)
                   .order_by("-created_at", "-pk")[:limit])
     return newest[::-1]
 
 
 def visible_line(*, viewer: Any, message_id: int) -> ChatMessage | None:
     """One line, if the viewer may read it now (a push reaches every socket of its chat: each asks this)."""
-    found = ChatMessage.objects.filter(pk=message_id).values("table_id").first()
+    found = ChatMessage.objects.filter(pk=message_id).values("table_id", "table__private").first()
     if found is None:
         return None
-    return _readable(viewer=viewer, table_id=found["table_id"]).filter(pk=message_id).first()
+    return _readable(viewer=viewer, table_id=found["table_id"], private=bool(found["table__private"])).filter(
+        pk=message_id).first()
 
 
 def released_lines(*, viewer: Any, table_id: int, round_number: int) -> list[ChatMessage]:
@@ -80,7 +102,7 @@ def released_lines(*, viewer: Any, table_id: int, round_number: int) -> list[Cha
     needs them: spectators saw them as they came)."""
     if not is_player(table_id=table_id, user_id=viewer.pk):
         return []
-    lines = _readable(viewer=viewer, table_id=table_id, player=True)
+    lines = _readable(viewer=viewer, table_id=table_id, player=True, private=False)  # seated: the table is theirs
     return list(lines.filter(spectator=True, round_number=round_number)
                 .order_by("created_at", "pk"))
 

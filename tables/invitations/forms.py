@@ -15,7 +15,7 @@ from tables.models import Table
 class InviteForm(forms.Form):
     member = forms.CharField(
         label=_("Invite a member"), max_length=254, strip=True,
-        help_text=_("Their username, display name or email; suggestions appear as you type."),
+        help_text=_("Their username or display name; suggestions appear as you type."),
         widget=forms.TextInput(attrs={"autocomplete": "off", "list": "invite-suggestions", "spellcheck": "false",
                                       "autocapitalize": "none"}),
     )

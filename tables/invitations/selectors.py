@@ -55,9 +55,11 @@ def suggestions(table: Table, inviter: User, text: str) -> list[User]:
 
 
 def resolve(table: Table, inviter: User, text: str) -> Found:
-    """The member `text` names, exactly (accounts.members: username, display name or email, any case), and free to
-    be invited here."""
-    found = find_member(text)
+    """The member `text` names, exactly (accounts.members: username or display name, any case), and free to be
+    invited here. Never by email: any member may invite, so an answer that told a member's address from a stranger's
+    would let anyone test addresses against the club's list (issue 39); an email is "no member is called ..." whether
+    or not it is a member's."""
+    found = find_member(text, by_email=False)
     if found.member is None:
         return found
     member = found.member

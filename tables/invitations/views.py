@@ -52,12 +52,12 @@ def member_suggestions(request: HttpRequest, code: str) -> HttpResponse:
 def invite(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
     form = InviteForm(request.POST, table=table, inviter=request.user)
-    error = ""
+    error, status = "", 400
     if form.is_valid():
         try:
             made = services.invite(table_id=table.pk, inviter=request.user, member=form.cleaned_data["member"])
         except TableError as refusal:
-            error = str(refusal)
+            error, status = str(refusal), refusal.status
         else:
             done = gettext("%(member)s is invited; they are told in the lobby.") % {
                 "member": made.invited.shown_name}
@@ -71,7 +71,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("table", code=table.code)
     html = render(request, f"{rendering.PANEL}#panel",
                   rendering.panel_context(table, request.user, form=form, error=error)).content
-    return _refusal(html.decode(), "#invitations-panel", 400)
+    return _refusal(html.decode(), "#invitations-panel", status)
 
 
 @require_POST

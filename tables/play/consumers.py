@@ -13,13 +13,14 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext
 
 from tables.models import Table
-from tables.play import member_actions, pace, push, snapshots
+from tables.play import member_actions, pace, privacy, push, snapshots
 from tables.play.rendering import board_html, snapshot_html
 from tables.play.selectors import table_version
 from tables.play.services import presence
 from tables.play.services.errors import StaleVersion, TableError
 from tables.play.sockets import (
     CLOSE_NOT_FOUND,
+    CLOSE_PRIVATE,
     CLOSE_TRY_AGAIN,
     CLOSE_UNAUTHENTICATED,
     ClubConsumer,
@@ -28,6 +29,12 @@ from tables.play.sockets import (
 )
 
 log = logging.getLogger(__name__)
+
+
+def _table_for(code: str, user: Any) -> tuple[Table | None, bool]:
+    """The socket's table, and whether its member may watch it (a private table: tables.play.privacy)."""
+    table = Table.objects.filter(code=code).first()
+    return table, table is not None and privacy.may_watch(table, user)
 
 
 class TableConsumer(ClubConsumer):
@@ -60,9 +67,12 @@ class TableConsumer(ClubConsumer):
             await self.refuse(CLOSE_UNAUTHENTICATED)
             return
         code = self.scope["url_route"]["kwargs"]["code"]
-        table = await database_sync_to_async(Table.objects.filter(code=code).first)()
+        table, may_watch = await database_sync_to_async(_table_for)(code, user)
         if table is None:
             await self.refuse(CLOSE_NOT_FOUND)
+            return
+        if not may_watch:  # before any group, presence or board: nothing of the table reaches this socket
+            await self.refuse(CLOSE_PRIVATE)
             return
         if not await self.admit(user):
             return

@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_TRY_AGAIN = 4012
 CLOSE_NOT_FOUND = 4404
+CLOSE_PRIVATE = 4403  # a private table the member is not invited to (tables/play/privacy.py)
 CLOSE_TOO_MANY = 4429  # the member holds SOCKETS_PER_MEMBER sockets in this process already
 
 # The longest message a club socket reads from a browser (a chat line with htmx's headers is well under 4 KiB);

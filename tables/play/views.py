@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tables.models import Table
-from tables.play import member_actions, snapshots
+from tables.play import member_actions, privacy, snapshots
 from tables.play.page_parts import table_parts
 from tables.play.rendering import render_board, snapshot_html
 from tables.play.request_numbers import whole_number
@@ -20,14 +20,27 @@ from tables.play.services import tables as table_services
 from tables.play.services.errors import NoSuchTable, TableError
 
 
+def _private(request: HttpRequest, table: Table) -> HttpResponse:
+    """A private table, to a link holder it is not for (tables.play.privacy): 403 and whom to ask, nothing of the
+    table but who opened it. An htmx request gets the sentence where refusals go (#table-error)."""
+    error = privacy.refusal(table)
+    if request.htmx:
+        return _refused(request, table.code, error)
+    return render(request, "tables/play/private.html", {"message": str(error)}, status=error.status)
+
+
 def table(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=code)
+    if not privacy.may_watch(found, request.user):
+        return _private(request, found)
     return render(request, "tables/play/table.html", {
         "table": found, "board_html": render_board(found, request.user), "parts": table_parts(request, found)})
 
 
 def board(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=code)
+    if not privacy.may_watch(found, request.user):
+        return _private(request, found)
     return HttpResponse(render_board(found, request.user))
 
 
@@ -57,6 +70,8 @@ def _after(request: HttpRequest, code: str, version: object = None) -> HttpRespo
 def _table_action(request: HttpRequest, code: str, action: Callable[[Table], object]) -> HttpResponse:
     """Run one service for this table; a refusal is shown as it is and changes nothing."""
     found = get_object_or_404(Table, code=code)
+    if not privacy.may_watch(found, request.user):
+        return _private(request, found)
     try:
         made = action(found)
     except TableError as error:
@@ -72,6 +87,10 @@ def _member_action(request: HttpRequest, code: str, kind: str) -> HttpResponse:
     except NoSuchTable:
         raise Http404(gettext("There is no such table.")) from None
     except TableError as error:
+        # Only a refusal costs the privacy read: a member who may move is seated, and so may watch.
+        found = Table.objects.filter(code=code).first()
+        if found is not None and not privacy.may_watch(found, request.user):
+            return _private(request, found)
         return _refused(request, code, error)
     return _after(request, code, made)
 
@@ -95,6 +114,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def leave(request: HttpRequest, code: str) -> HttpResponse:
     found = get_object_or_404(Table, code=code)
+    if not privacy.may_watch(found, request.user):
+        return _private(request, found)
     try:
         table_services.leave_table(table_id=found.pk, user=request.user)
     except TableError as error:

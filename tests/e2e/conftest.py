@@ -164,8 +164,9 @@ def new_member(env: dict[str, str], prefix: str = "member") -> str:
     """A member of the test's own: the seeded ones may be playing at a table of another test (a member plays at one
     running table at a time)."""
     name = f"{prefix}{uuid.uuid4().hex[:8]}"
-    manage("shell", "-c", "from accounts.models import User; "
-           f"User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r})",
+    manage("shell", "-c", "from accounts.models import User; from allauth.account.models import EmailAddress; "
+           f"u = User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r}); "
+           "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)",  # confirmed: may log in
            env=env)
     return name
 

@@ -25,9 +25,10 @@ def make_members(env: dict[str, str], *display_names: str) -> list[tuple[str, st
     pairs, the display names made unique to this run."""
     tag = uuid.uuid4().hex[:6]
     made = [(f"inv{tag}{n}", f"{shown} {tag}") for n, shown in enumerate(display_names)]
-    code = "from accounts.models import User\n" + "".join(
-        f"User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r}, "
-        f"display_name={shown!r})\n" for name, shown in made)
+    code = "from accounts.models import User\nfrom allauth.account.models import EmailAddress\n" + "".join(
+        f"u = User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r}, "
+        f"display_name={shown!r})\nEmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
+        for name, shown in made)
     manage("shell", "-c", code, env=env)
     return made
 
@@ -46,8 +47,8 @@ def lobby_live(page, server) -> None:
 
 
 def test_a_member_invites_two_by_name_and_each_takes_the_seat_from_the_lobby(browser, server, e2e_env, shots):
-    (host_login, host_name), (guest_login, guest_name), (phone_login, phone_name) = make_members(
-        e2e_env, "Hester", "Gwendolyn", "Percival")
+    (host_login, host_name), (guest_login, guest_name), (phone_login, phone_name), (stranger_login, _) = make_members(
+        e2e_env, "Hester", "Gwendolyn", "Percival", "Mallory")
     host = page_for(browser, server, host_login, DESKTOP)
     guest = page_for(browser, server, guest_login, DESKTOP)
     lobby_live(guest, server)
@@ -75,6 +76,13 @@ def test_a_member_invites_two_by_name_and_each_takes_the_seat_from_the_lobby(bro
         panel.locator("button[type=submit]").click()
     assert answer.value.status == 200, answer.value.text()
     expect(host.locator("#invitations-panel [data-status=pending]")).to_contain_text(guest_name)
+
+    # A member who holds the link but was not invited is told whom to ask, and sees nothing of the table (issue 39).
+    stranger = page_for(browser, server, stranger_login, DESKTOP)
+    refused = stranger.goto(table_url)
+    assert refused is not None and refused.status == 403
+    expect(stranger.locator("#private-table")).to_contain_text(f"ask {host_name}, who opened it, for an invitation")
+    expect(stranger.locator("#board")).to_have_count(0)
 
     # The guest's lobby shows it live: said once (a notice for screen readers), shown once (the list above the tabs).
     notice = guest.locator("#notices [data-notice=invitation-invited]")

@@ -15,6 +15,7 @@ from accounts.models import User
 from tables.chat import push, selectors
 from tables.chat.errors import ChatError
 from tables.models import ChatMessage, ChatMute, Table
+from tables.play import privacy
 
 MAX_CHARS = 300
 # (lines, seconds): at most 5 lines in any 10 seconds and 30 in any 5 minutes, per member, across all chats.
@@ -65,7 +66,7 @@ def post_line(*, author: Any, table_id: int | None, text: object) -> ChatMessage
             if table is None:
                 raise ChatError(gettext("There is no such table."), status=404)
             if not selectors.may_read(member, table):
-                raise ChatError(gettext("You may not write at this table."), status=403)
+                raise ChatError(str(privacy.refusal(table)), status=403)
             if table.status == Table.Status.ABANDONED:
                 raise ChatError(gettext("This table is closed; its chat is read only."), status=409)
             spectator = not selectors.is_player(table_id=table_id, user_id=member.pk)

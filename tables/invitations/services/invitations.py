@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
 from tables.invitations import push
+from tables.invitations.services.limits import over_limit
 from tables.models import Invitation, Seat, Table
 from tables.play.services.errors import TableError
 from tables.play.services.play import locked_table, seat_of
@@ -51,6 +52,12 @@ class NoSuchInvitation(InvitationError):
 
 class AlreadyAnswered(InvitationError):
     status = 409
+
+
+class InvitationLimit(InvitationError):
+    """Over one of the club's limits on sending invitations (services.limits); the message says when it lifts."""
+
+    status = 429
 
 
 def lifetime() -> timedelta:
@@ -164,15 +171,28 @@ def ensure_invitable(table: Table, inviter: User, member: User) -> None:
         raise InvitationError(gettext("%(member)s is already invited to this table.") % {"member": member.shown_name})
 
 
+def _lock_members(*members: User) -> None:
+    """Both members' rows (PostgreSQL; in id order, after the table's, as play's services take them), so that two
+    invitations by one inviter, or to one member, at two tables are counted one after the other by the limits."""
+    if connection.features.has_select_for_update:
+        list(User.objects.select_for_update().filter(pk__in=sorted(m.pk for m in members)).order_by("pk")
+             .values_list("pk", flat=True))
+
+
 @push.batched
 def invite(*, table_id: int, inviter: User, member: User) -> Invitation:
-    """Invite `member` to the inviter's private open table; they are told on their lobby socket after commit."""
+    """Invite `member` to the inviter's private open table; they are told on their lobby socket after commit.
+    Refused (InvitationLimit) over the club's limits on invitations (services.limits)."""
     expire_stale(table_id=table_id)
     with transaction.atomic():
         table = locked_table(table_id)
         ensure_may_invite(table, inviter)
         ensure_invitable(table, inviter, member)
+        _lock_members(inviter, member)
         now = timezone.now()
+        refusal = over_limit(inviter=inviter, member=member, now=now)
+        if refusal:
+            raise InvitationLimit(refusal)
         invitation = Invitation.objects.create(
             table=table, invited=member, invited_by=inviter, expires_at=now + lifetime())
         push.invited(invitation)

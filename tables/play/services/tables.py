@@ -22,6 +22,7 @@ from rules.engine.errors import ConfigError
 from tables.models import QueueRequest, Seat, Table
 from tables.play import push
 from tables.play.pace import GRACE_RANGE
+from tables.play.privacy import ensure_may_sit
 from tables.play.services import table_limits
 from tables.play.services.errors import NotAllowed, NotSeated, TableError, TableFull
 from tables.play.services.play import Live, begin_match, locked_table, seat_of, seats_at
@@ -163,6 +164,7 @@ def join_table(*, table_id: int, user: User, position: int | None = None) -> Sea
             Live.load(table).save()  # a new version, and the clock no longer plays this seat
             mine.away = False
             return mine
+        ensure_may_sit(table, user)  # a private table's seats are for its creator and the invited (privacy.py)
         if table.status != Table.Status.OPEN:
             raise TableFull(gettext("This table is already playing; you can watch it."))
         _lock_members_if_filling(table, user)

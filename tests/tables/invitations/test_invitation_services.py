@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.conf import settings
+from django.utils import timezone
 
 from tables.invitations.services.invitations import (
     AlreadyAnswered,
@@ -14,9 +18,9 @@ from tables.invitations.services.invitations import (
     withdraw,
 )
 from tables.models import Invitation, Seat, Table
-from tables.play.services.tables import add_bot, join_table
+from tables.play.services.tables import add_bot
 from tests.tables.helpers import full_table
-from tests.tables.invitations.support import private_table
+from tests.tables.invitations.support import private_table, seat_at
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +47,7 @@ def test_the_creator_of_a_private_open_table_invites_a_member(alice, bob) -> Non
 def test_only_the_creator_may_invite(alice, bob, make_member) -> None:
     carol = make_member("carol")
     table = private_table(alice, game="hawk", players=4)
-    join_table(table_id=table.pk, user=bob)  # seated, but not the creator
+    seat_at(table, bob)  # seated, but not the creator
     with pytest.raises(InvitationError, match="Only the member who opened"):
         invite(table_id=table.pk, inviter=bob, member=carol)
     assert not Invitation.objects.exists()
@@ -72,7 +76,7 @@ def test_running_and_full_tables_take_no_invitations(alice, bob, make_member) ->
 def test_no_inviting_oneself_the_seated_or_the_invited_twice(alice, bob, make_member) -> None:
     carol = make_member("carol")
     table = private_table(alice, game="hawk", players=4)
-    join_table(table_id=table.pk, user=carol)
+    seat_at(table, carol)
     with pytest.raises(InvitationError, match="yourself"):
         invite(table_id=table.pk, inviter=alice, member=alice)
     with pytest.raises(InvitationError, match="already has a seat"):
@@ -148,7 +152,9 @@ def test_decline_then_a_stale_accept_or_repeated_decline_changes_nothing(alice, 
     with pytest.raises(AlreadyAnswered, match="already declined"):
         accept(invitation_id=invitation.pk, user=bob)
     assert not Seat.objects.filter(table=table, user=bob).exists()
-    # Declined is an answer, not a ban: the creator may ask again.
+    # Declined is an answer, not a ban: the creator may ask again once the cool-down (test_invitation_limits) is over.
+    Invitation.objects.filter(pk=invitation.pk).update(
+        answered_at=timezone.now() - timedelta(minutes=settings.INVITATION_COOLDOWN_MINUTES, seconds=1))
     again = invite(table_id=table.pk, inviter=alice, member=bob)
     assert again.status == Status.PENDING
 

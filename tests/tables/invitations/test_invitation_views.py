@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -149,3 +151,24 @@ def test_notices_render_from_the_event_alone() -> None:
     html = render_notice("invited", {"invitation": 3, "table": "abc", "name": "N", "by": "B"})
     assert "B invites you to N" in html and "sr-only" in html
     assert "hx-swap-oob=\"delete\"" in render_notice("answered", {"invitation": 3, "table": "abc"})
+
+
+def _without(html: str, typed: str) -> str:
+    """The answer with what was typed and the form's (per-response) CSRF token taken out."""
+    return re.sub(r"\b[A-Za-z0-9]{64}\b", "TOKEN", html.replace(typed, "TYPED"))
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_inviting_by_email_answers_the_same_for_a_members_address_and_a_strangers(alice, bob, table, htmx) -> None:
+    """Issue 39: the form was an oracle (a member's email invited them, a stranger's was "no member"). Both now get
+    the same refusal, and nobody is invited."""
+    creator = client_for(alice)
+    answers = []
+    for typed in (bob.email, "stranger@example.org"):
+        answer = creator.post(reverse("invite", args=[table.code]), {"member": typed}, **(HTMX if htmx else {}))
+        followed = creator.get(answer.url).content.decode() if answer.status_code == 302 else ""
+        answers.append((answer.status_code, _without(answer.content.decode(), typed), _without(followed, typed)))
+    assert answers[0] == answers[1]
+    assert answers[0][0] == (400 if htmx else 302)
+    assert "No member is called" in answers[0][1 if htmx else 2]
+    assert not Invitation.objects.exists()

@@ -109,7 +109,8 @@ def test_the_browser_knows_the_come_back_code_and_the_codes_that_mean_stop() -> 
     stopped = re.search(r"STOPPED = \{(.*?)\};", script, re.S)
     assert stopped
     stop_codes = {int(code) for code in re.findall(r"(\d{4}):", stopped.group(1))}
-    assert stop_codes == {sockets.CLOSE_UNAUTHENTICATED, sockets.CLOSE_NOT_FOUND, sockets.CLOSE_TOO_MANY}
+    assert stop_codes == {sockets.CLOSE_UNAUTHENTICATED, sockets.CLOSE_PRIVATE, sockets.CLOSE_NOT_FOUND,
+                          sockets.CLOSE_TOO_MANY}
     assert sockets.CLOSE_TRY_AGAIN not in stop_codes
 
 
