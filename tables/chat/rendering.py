@@ -37,7 +37,8 @@ def _body_context(viewer: Any, table: Table | None) -> dict[str, Any]:
     table_id = table.pk if table else None
     player = table_id is not None and selectors.is_player(table_id=table_id, user_id=viewer.pk)
     return _context(viewer, table, lines=selectors.visible_lines(viewer=viewer, table_id=table_id, player=player),
-                    muted=selectors.muted_members(member_id=viewer.pk), spectating=table is not None and not player)
+                    muted=selectors.muted_members(member_id=viewer.pk), spectating=table is not None and not player,
+                    lobby_waits=table is None and selectors.playing_since(member_id=viewer.pk) is not None)
 
 
 def pane_html(request: HttpRequest, table: Table | None) -> SafeString:
@@ -81,6 +82,14 @@ def released_html(viewer: Any, table_id: int, round_number: int) -> str:
         table = Table.objects.get(pk=table_id)
         return render_to_string(f"{TEMPLATE}#appended", _context(
             viewer, table, lines=lines, released_round=round_number))
+
+
+def lobby_released_html(viewer: Any, table_id: int) -> str:
+    """For a member seated at the table whose round just ended, the lobby's lines again, whole, now holding those
+    written during the round; nothing for everyone else, who saw them as they came."""
+    if not selectors.is_player(table_id=table_id, user_id=viewer.pk):
+        return ""
+    return connected_html(viewer, None)
 
 
 def hidden_html(message_id: int) -> str:
