@@ -36,9 +36,10 @@ def _context(viewer: Any, table: Table | None, **extra: Any) -> dict[str, Any]:
 def _body_context(viewer: Any, table: Table | None) -> dict[str, Any]:
     table_id = table.pk if table else None
     player = table_id is not None and selectors.is_player(table_id=table_id, user_id=viewer.pk)
-    return _context(viewer, table, lines=selectors.visible_lines(viewer=viewer, table_id=table_id, player=player),
-                    muted=selectors.muted_members(member_id=viewer.pk), spectating=table is not None and not player,
-                    lobby_waits=table is None and selectors.playing_since(member_id=viewer.pk) is not None)
+    waits_since = selectors.playing_since(member_id=viewer.pk) if table is None else None
+    lines = selectors.visible_lines(viewer=viewer, table_id=table_id, player=player, lobby_waits_since=waits_since)
+    return _context(viewer, table, lines=lines, muted=selectors.muted_members(member_id=viewer.pk),
+                    spectating=table is not None and not player, lobby_waits=waits_since is not None)
 
 
 def pane_html(request: HttpRequest, table: Table | None) -> SafeString:

@@ -60,8 +60,13 @@ def muted_members(*, member_id: int) -> list[Any]:
             .order_by("muted__username")]
 
 
-def _readable(*, viewer: Any, table_id: int | None, player: bool | None = None) -> QuerySet[ChatMessage]:
-    """`player`: whether the viewer is seated at the table, when the caller knows it already."""
+_ASK = object()  # "not known yet: look it up"
+
+
+def _readable(*, viewer: Any, table_id: int | None, player: bool | None = None,
+              lobby_waits_since: Any = _ASK) -> QuerySet[ChatMessage]:
+    """`player`: whether the viewer is seated at the table, when the caller knows it already; `lobby_waits_since`
+    likewise, `playing_since` for the viewer (the lobby's chat)."""
     lines = ChatMessage.objects.filter(table_id=table_id, hidden_at__isnull=True).exclude(
         author_id__in=ChatMute.objects.filter(member_id=viewer.pk).values("muted_id"))
     if player is None:
@@ -71,16 +76,16 @@ def _readable(*, viewer: Any, table_id: int | None, player: bool | None = None) 
         if in_play is not None:
             lines = lines.exclude(Q(spectator=True) & Q(round_number=in_play))
     if table_id is None:
-        since = playing_since(member_id=viewer.pk)
+        since = playing_since(member_id=viewer.pk) if lobby_waits_since is _ASK else lobby_waits_since
         if since is not None:
             lines = lines.exclude(Q(created_at__gte=since) & ~Q(author_id=viewer.pk))
     return lines.select_related("author")
 
 
 def visible_lines(*, viewer: Any, table_id: int | None, limit: int = LINES_ON_LOAD,
-                  player: bool | None = None) -> list[ChatMessage]:
+                  player: bool | None = None, lobby_waits_since: Any = _ASK) -> list[ChatMessage]:
     """The latest `limit` lines the viewer may read in this chat (None: the lobby's), oldest first."""
-    newest = list(_readable(viewer=viewer, table_id=table_id, player=player)
+    newest = list(_readable(viewer=viewer, table_id=table_id, player=player, lobby_waits_since=lobby_waits_since)
                   .order_by("-created_at", "-pk")[:limit])
     return newest[::-1]
 
