@@ -4,6 +4,9 @@ holding hidden characters; the database decides between two members saving at on
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
 from django.db import IntegrityError, transaction
 from django.test import Client
@@ -20,14 +23,19 @@ pytestmark = pytest.mark.django_db
 ALICE_ALIKES = ["ALICE", "alice", "\u0410lice", "AIice", "\uff21\uff4c\uff49\uff43\uff45", "A1ice", "Al\u200bice"]
 KEPT = ["treasurer", "Treasurer 2", "ADMIN", "The House", "Strong bot", "Starker Bot", "easy-bot", "You", "Staff",
         "tr\u0435asurer"]  # the last with a Cyrillic e (U+0435)
+ADDRESSES = itertools.count(random.randrange(10_000))
 HIDDEN = ["\u202eecilA", "Bob\u200d", "\u2066Carl\u2069", "Da\u00advid"]
 
 
 def signup(**fields: str):
+    """Each from an address of its own: allauth limits sign-ups per address, and a shared cache (Redis) keeps the
+    count from test to test."""
     data = {"username": "newbie", "email": "newbie@example.org", "password1": PASSWORD, "password2": PASSWORD,
             "display_name": "New Bie"}
     data.update(fields)
-    return Client().post(reverse("account_signup"), data)
+    number = next(ADDRESSES)
+    address = f"10.39.{number // 250 % 250}.{number % 250 + 1}"
+    return Client(REMOTE_ADDR=address).post(reverse("account_signup"), data)
 
 
 @pytest.fixture
