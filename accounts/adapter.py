@@ -19,11 +19,14 @@ from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 from django.utils import translation
 from django.utils.encoding import force_str
 
 from accounts.languages import saved_language
 from accounts.models import User
+from accounts.names import has_hidden_characters, is_reserved, username_problem
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,28 @@ def club_site() -> ClubSite:
 
 
 class ClubAccountAdapter(DefaultAccountAdapter):
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        """allauth's checks, then the club's (issue 39): a username is shown beside each chat line, so it may not
+        read like another member's name, hold hidden characters, or be a name kept for the club."""
+        username = super().clean_username(username, shallow=shallow)
+        if shallow:  # allauth making up a username: no database look-up wanted
+            if has_hidden_characters(username) or is_reserved(username):
+                raise self.validation_error("username_blacklisted")
+            return username
+        problem = username_problem(username, member_id=None)
+        if problem:
+            raise ValidationError(problem)
+        return username
+
+    def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
+        """The display name goes in with the first save: saved without it, the new member would be shown by the
+        username for a moment, and that name might read like another's that the display name does not."""
+        user = super().save_user(request, user, form, commit=False)
+        user.display_name = form.cleaned_data.get("display_name", "") or ""
+        if commit:
+            user.save()
+        return user
+
     def format_email_subject(self, subject: str) -> str:
         if app_settings.EMAIL_SUBJECT_PREFIX is not None:  # an explicit ACCOUNT_EMAIL_SUBJECT_PREFIX wins
             return super().format_email_subject(subject)

@@ -7,13 +7,27 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from accounts import names
 from accounts.models import User
 
+NAME_TAKEN_MEANWHILE = _("Another member has just taken a name that reads like this one; choose another.")
 
-def _clean_display_name(value: str) -> str:
+
+def _clean_display_name(value: str, *, member: User | None) -> str:
+    """Refused: symbols only, invisible or direction-changing characters, a name kept for the club, a name that
+    reads like another member's (accounts.names). A member keeps the name they have, even one from before."""
     name = " ".join(value.split())
     if name and not any(ch.isalnum() for ch in name):
         raise forms.ValidationError(_("A display name needs at least one letter or digit."))
+    if member is not None and name == member.display_name:
+        return name
+    if name:
+        problem = names.display_name_problem(name, member_id=member.pk if member is not None else None)
+        if problem:
+            raise forms.ValidationError(problem)
+    elif member is not None and names.reads_like_another(member.username, member_id=member.pk):
+        raise forms.ValidationError(_("Another member is shown by a name that reads like your username; keep a "
+                                      "display name."))
     return name
 
 
@@ -26,7 +40,7 @@ class SignupExtraForm(forms.Form):
     )
 
     def clean_display_name(self) -> str:
-        return _clean_display_name(self.cleaned_data["display_name"])
+        return _clean_display_name(self.cleaned_data["display_name"], member=None)
 
     def signup(self, request: object, user: User) -> None:
         user.display_name = self.cleaned_data["display_name"]
@@ -44,7 +58,7 @@ class ProfileForm(forms.ModelForm):
         self.fields["time_zone"].required = False
 
     def clean_display_name(self) -> str:
-        return _clean_display_name(self.cleaned_data["display_name"])
+        return _clean_display_name(self.cleaned_data["display_name"], member=self.instance)
 
     def clean_time_zone(self) -> str:
         return self.cleaned_data["time_zone"] or self.instance.time_zone

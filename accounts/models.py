@@ -3,12 +3,19 @@ preferences."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import name_keys
 from accounts.time_zones import default_time_zone, time_zone_choices
+
+
+def _name_key_field(help_text: Any) -> models.CharField:
+    return models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False, help_text=help_text)
 
 
 class User(AbstractUser):
@@ -37,9 +44,47 @@ class User(AbstractUser):
         help_text=_("The language of the site for you."),
     )
 
+    # The keys no two members' names may share (accounts.names): of the shown name and of the username, each
+    # ignoring case and as written. Empty for a name from before they were kept that read like an earlier member's
+    # (migration 0006); set again when that member changes it.
+    shown_key = _name_key_field(_("The shown name's skeleton, ignoring case (UTS #39), hashed."))
+    shown_look = _name_key_field(_("The shown name's skeleton as written (UTS #39), hashed."))
+    username_key = _name_key_field(_("The username's skeleton, ignoring case (UTS #39), hashed."))
+    username_look = _name_key_field(_("The username's skeleton as written (UTS #39), hashed."))
+
     @property
     def shown_name(self) -> str:
         return self.display_name or self.username
+
+    @classmethod
+    def from_db(cls, db: Any, field_names: Any, values: Any) -> User:
+        member = super().from_db(db, field_names, values)
+        member._names_as_loaded = (member.__dict__.get("username"), member.__dict__.get("display_name"))
+        return member
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        super().refresh_from_db(*args, **kwargs)
+        fields = kwargs.get("fields") or (args[1] if len(args) > 1 else None)
+        loaded = getattr(self, "_names_as_loaded", (None, None))
+        self._names_as_loaded = (
+            self.__dict__.get("username") if fields is None or "username" in fields else loaded[0],
+            self.__dict__.get("display_name") if fields is None or "display_name" in fields else loaded[1])
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """The name keys follow the names they are of. Only when a name changed: a name kept from before the keys
+        (whose key is empty) stays the member's as long as they keep it."""
+        loaded = getattr(self, "_names_as_loaded", None)
+        keyed: list[str] = []
+        if loaded is None or loaded[0] != self.username:
+            self.username_key, self.username_look = name_keys(self.username)
+            keyed += ["username_key", "username_look"]
+        if loaded is None or (loaded[0], loaded[1]) != (self.username, self.display_name):
+            self.shown_key, self.shown_look = name_keys(self.shown_name)
+            keyed += ["shown_key", "shown_look"]
+        if kwargs.get("update_fields") is not None and keyed:
+            kwargs["update_fields"] = {*kwargs["update_fields"], *keyed}
+        super().save(*args, **kwargs)
+        self._names_as_loaded = (self.username, self.display_name)
 
     def __str__(self) -> str:
         return self.shown_name

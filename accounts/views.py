@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -13,14 +14,22 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from accounts.forms import ProfileForm, TurnSoundForm
+from accounts.forms import NAME_TAKEN_MEANWHILE, ProfileForm, TurnSoundForm
 from accounts.members import suggest_members
 
 
 def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        member = form.save()
+        try:
+            with transaction.atomic():
+                member = form.save()
+        except IntegrityError:
+            # Another member saved a name reading like this one since the form checked: the database's unique
+            # name keys decided (accounts.names). Nothing was saved; the member's own object forgets the try.
+            request.user.refresh_from_db()
+            form.add_error("display_name", NAME_TAKEN_MEANWHILE)
+            return render(request, "accounts/profile.html", {"form": form}, status=409)
         # Said in the language the member just chose (or keeps), as the next page will be.
         with translation.override(member.language or translation.get_language()):
             messages.success(request, gettext("Your profile is saved."))

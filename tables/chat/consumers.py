@@ -56,6 +56,8 @@ async def chat_event(consumer: ClubConsumer, event: dict[str, Any]) -> None:
         html = await database_sync_to_async(rendering.released_html)(user, table_id, int(event["round"]))
     elif action == "hidden":
         html = rendering.hidden_html(int(event["message"]))
+    elif action == "lobby_released" and table_id is None:
+        html = await database_sync_to_async(rendering.lobby_released_html)(user, int(event["table"]))
     if html:
         await consumer.send(text_data=html)
 

@@ -34,3 +34,9 @@ def line_hidden(message: ChatMessage) -> None:
 def round_over(*, table_id: int, round_number: int) -> None:
     """The spectators' lines of the round may now reach the players."""
     _send(table_id, "released", round=round_number)
+
+
+def lobby_released(*, table_id: int) -> None:
+    """A round at this table is over: the lobby's lines written during it may now reach its players (each lobby
+    socket of a member seated there reads the lobby's lines again)."""
+    _send(None, "lobby_released", table=table_id)

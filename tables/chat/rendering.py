@@ -36,9 +36,11 @@ def _context(viewer: Any, table: Table | None, **extra: Any) -> dict[str, Any]:
 def _body_context(viewer: Any, table: Table | None) -> dict[str, Any]:
     table_id = table.pk if table else None
     player = table_id is not None and selectors.is_player(table_id=table_id, user_id=viewer.pk)
-    return _context(viewer, table, lines=selectors.visible_lines(viewer=viewer, table_id=table_id, player=player,
-                                                                     table=table),
-                    muted=selectors.muted_members(member_id=viewer.pk), spectating=table is not None and not player)
+    waits_since = selectors.playing_since(member_id=viewer.pk) if table is None else None
+    lines = selectors.visible_lines(viewer=viewer, table_id=table_id, player=player, table=table,
+                                    lobby_waits_since=waits_since)
+    return _context(viewer, table, lines=lines, muted=selectors.muted_members(member_id=viewer.pk),
+                    spectating=table is not None and not player, lobby_waits=waits_since is not None)
 
 
 def pane_html(request: HttpRequest, table: Table | None) -> SafeString:
@@ -82,6 +84,14 @@ def released_html(viewer: Any, table_id: int, round_number: int) -> str:
         table = Table.objects.get(pk=table_id)
         return render_to_string(f"{TEMPLATE}#appended", _context(
             viewer, table, lines=lines, released_round=round_number))
+
+
+def lobby_released_html(viewer: Any, table_id: int) -> str:
+    """For a member seated at the table whose round just ended, the lobby's lines again, whole, now holding those
+    written during the round; nothing for everyone else, who saw them as they came."""
+    if not selectors.is_player(table_id=table_id, user_id=viewer.pk):
+        return ""
+    return connected_html(viewer, None)
 
 
 def hidden_html(message_id: int) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+import disarm
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -23,8 +24,17 @@ RATE_LIMITS = ((5, 10), (30, 300))
 
 
 def clean_text(text: str) -> str:
-    """Trimmed, with control characters (a pasted tab, a line break, a NUL) made spaces: a line is one line."""
-    return "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text).strip()
+    """Trimmed, with control characters (a pasted tab, a line break, a NUL) made spaces: a line is one line. Bidi
+    controls are dropped: a right-to-left override would make a line read differently from what it holds, or run
+    on into the name and time beside it (issue 39)."""
+    line = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text)
+    return disarm.strip_bidi(line).strip()
+
+
+def shows_something(line: str) -> bool:
+    """Whether anything is left to see once invisible characters (zero-width spaces, fillers, soft hyphens) are
+    gone: a line of them would be an empty line under a member's name."""
+    return bool(disarm.strip_format(line).strip())
 
 
 def _check_rate(*, author_id: int, now: Any) -> None:
@@ -51,6 +61,8 @@ def post_line(*, author: Any, table_id: int | None, text: object) -> ChatMessage
     line = clean_text(text)
     if not line:
         raise ChatError(gettext("Write something first."))
+    if not shows_something(line):
+        raise ChatError(gettext("This line holds only invisible characters. Nothing was sent."))
     if len(line) > MAX_CHARS:
         raise ChatError(gettext("A line holds at most %(limit)s characters; this one has %(count)s. Nothing was sent.")
                         % {"limit": MAX_CHARS, "count": len(line)})

@@ -176,3 +176,53 @@ def test_a_closed_table_or_a_missing_one_takes_no_lines_and_anonymous_visitors_n
     with pytest.raises(ChatError, match="Sign in"):
         chat.post_line(author=alice, table_id=None, text="I was deactivated")
     assert ChatMessage.objects.count() == 0
+
+
+def test_lobby_lines_wait_for_members_playing_a_round_until_it_is_over(make_member) -> None:
+    """Issue 39: a watcher's lobby line reached a seated player mid-round. Whoever writes it, a lobby line written
+    during a member's round reaches them once the round is over; their own lines and older ones stay."""
+    alice, bob, carol = make_member("alice"), make_member("bob"), make_member("carol")
+    table = running_table(alice, bob)
+    before = chat.post_line(author=carol, table_id=None, text="said before the deal")
+    ChatMessage.objects.filter(pk=before.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    coaching = chat.post_line(author=carol, table_id=None, text="alice, lead the ace")
+    own = chat.post_line(author=alice, table_id=None, text="alice in the lobby")
+    for player in (alice, bob):
+        page = client_for(player).get("/lobby/").content.decode()
+        assert "said before the deal" in page and "lead the ace" not in page
+        assert "You are playing a round: the lobby's lines written since it began" in page
+        assert selectors.visible_line(viewer=player, message_id=coaching.pk) is None
+    assert "alice in the lobby" in client_for(alice).get("/lobby/").content.decode()
+    assert selectors.visible_line(viewer=bob, message_id=own.pk) is None  # a player's line waits for the others too
+    for free in (carol, make_member("dave")):
+        page = client_for(free).get("/lobby/").content.decode()
+        assert "lead the ace" in page and "alice in the lobby" in page and "You are playing a round" not in page
+        assert "Members playing a round read the lobby's lines once their round is over." in page
+
+    finish_round(table, alice, bob)
+    for player in (alice, bob):
+        page = client_for(player).get("/lobby/").content.decode()
+        assert "lead the ace" in page and "alice in the lobby" in page
+
+
+def test_bidi_controls_are_dropped_and_invisible_only_lines_refused(make_member) -> None:
+    """Issue 39: a right-to-left override made a line read backwards (and ran on into what follows it); a line of
+    zero-width spaces was an empty line under a name."""
+    alice = make_member("alice")
+    line = chat.post_line(author=alice, table_id=None, text="\u202egnirt\u202c ok \u2066isolated\u2069")
+    assert line.text == "gnirt ok isolated"
+    for invisible in ("\u200b", "\u200b\u200c\u200d\u2060\ufeff", "\u202e\u200b", "\u3164", "\u00ad \u2800"):
+        with pytest.raises(ChatError, match="only invisible characters"):
+            chat.post_line(author=alice, table_id=None, text=invisible)
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["gnirt ok isolated"]
+
+
+def test_a_line_names_its_author_by_display_name_and_username(make_member) -> None:
+    """Issue 39: display names alone can be copied; the username, linked to the profile, is the member's alone."""
+    alice, bob = make_member("alice"), make_member("bob")
+    alice.display_name = "Ally"
+    alice.save()
+    chat.post_line(author=alice, table_id=None, text="hello")
+    page = client_for(bob).get("/lobby/").content.decode()
+    assert '<a class="chat-who" href="/members/alice/"><strong class="chat-name">Ally</strong>' in page
+    assert '<span class="chat-handle">@alice</span>' in page

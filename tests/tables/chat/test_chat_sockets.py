@@ -33,6 +33,14 @@ async def read_until(comm, found, *, timeout: float = 10) -> list[str]:
             return seen
 
 
+async def drain(comm, *, timeout: float = 0.5) -> list[str]:
+    """Whatever reaches the socket until it has been quiet for `timeout` seconds."""
+    seen: list[str] = []
+    while not await comm.receive_nothing(timeout=timeout):
+        seen.append(await comm.receive_from(timeout=timeout))
+    return seen
+
+
 async def connect(path: str, user) -> object:
     comm = communicator(path, cookie=await sync_to_async(session_cookie)(user))
     assert (await comm.connect())[0]
@@ -58,6 +66,7 @@ async def test_a_line_sent_over_the_socket_reaches_every_socket_at_the_table_onc
         pushed = await comm.receive_from(timeout=5)
         assert 'hx-swap-oob="beforeend:#chat-lines-table"' in pushed
         assert "&lt;b&gt;hello&lt;/b&gt; bob" in pushed and "<b>hello" not in pushed
+        assert 'href="/members/alice/"' in pushed and '<span class="chat-handle">@alice</span>' in pushed
         assert await comm.receive_nothing(timeout=0.3)  # once
     stored = await sync_to_async(ChatMessage.objects.get)()
     assert stored.text == "<b>hello</b> bob" and stored.table_id == table.pk and not stored.spectator
@@ -162,4 +171,26 @@ async def test_the_lobby_chat_over_the_lobby_sockets(make_member) -> None:
     stored = await sync_to_async(list)(ChatMessage.objects.values_list("table_id", "text"))
     assert stored == [(None, "earlier line"), (None, "anyone for Sheepshead?")]
     for comm in (on_alice, on_bob):
+        await comm.disconnect()
+
+
+async def test_a_lobby_line_reaches_a_member_playing_a_round_only_when_it_is_over(make_member) -> None:
+    """Issue 39: coaching through the lobby. A player's lobby socket does not get a line written during their
+    round; when the round ends, it gets the lobby's lines again, that one among them."""
+    table, alice, bob, carol = await setup(make_member)
+    on_alice, on_carol = await connect("/ws/lobby/", alice), await connect("/ws/lobby/", carol)
+    await on_carol.send_to(text_data=chat_message("alice: lead the ace"))
+    await read_until(on_carol, lambda m: "lead the ace" in m)  # members not playing see it at once
+    assert all("lead the ace" not in m for m in await drain(on_alice))  # (the lobby's own updates may come)
+    late = communicator("/ws/lobby/", cookie=await sync_to_async(session_cookie)(bob))
+    assert (await late.connect())[0]
+    first = await late.receive_from(timeout=5)
+    assert 'id="chat-body-lobby"' in first and "lead the ace" not in first
+
+    await sync_to_async(finish_round)(table, alice, bob)
+    for comm in (on_alice, late):
+        released = (await read_until(comm, lambda m: "lead the ace" in m, timeout=20))[-1]
+        assert 'id="chat-body-lobby"' in released and 'hx-swap-oob="true"' in released
+    assert all("lead the ace" not in m for m in await drain(on_carol))  # she saw it as it came: not again
+    for comm in (on_alice, on_carol, late):
         await comm.disconnect()

@@ -35,8 +35,9 @@ from tests.tables.helpers import current_round, legal_for, seat_to_act, watching
 # Exact counts, the same on a small and a large database. If a change makes one of these paths cheaper,
 # lower the number; if it must cost more, say why in the change, and keep it independent of the data.
 # 9, one for the member's invitations (tables/invitations: read and marked in one query) and 2 the lobby chat's:
-# its latest lines (one query, mutes in it) and the member's mutes
-LOBBY_QUERIES = 12
+# its latest lines (one query, mutes in it) and the member's mutes; 1 more since issue 39: whether the member plays
+# a round, since when (the lobby's lines written since then wait for its end)
+LOBBY_QUERIES = 13
 # 4 of them the table chat's: is the member seated, the round in play, the latest lines, the member's mutes
 TABLE_PAGE_QUERIES = 10  # the timeout notice reads the round's move log, not its moves
 MOVE_QUERIES = 10  # the table's row is read once, by its code under the lock (11 while the view looked it up first)
