@@ -14,9 +14,10 @@ another member's brisk bots from 0.40 s to 0.82 s a move). So:
   queue behind everyone else's, so six tables of one member get about one member's share, not six.
 - None starves: a search that has waited `max_wait` goes whatever the budget says (the oldest first).
 
-Pure Python (no database, no Django) and one object per serving process, as the clock is; the time it reads is
-injected (`clock`: seconds, monotonic), so tests move it by hand. A search's cost is the wall time it held the
-clock's thread (what the other tables waited), measured by `spend`, which charges it even when the search fails.
+Pure Python (no database, no Django) and one object per serving process, as the clock is; the times it reads are
+injected, so tests move them by hand: `clock` (wall time: the refill, the waits) and `cpu_clock` (a search's cost:
+the CPU time of the thread that ran it, so a busy machine, which stretches a search's wall time, does not make it
+dearer: the budget is a share of one core). `spend` charges a search even when it fails.
 """
 
 from __future__ import annotations
@@ -52,11 +53,12 @@ class SearchBudget:
     members' order, one at a time, as soon as they are due."""
 
     def __init__(self, *, share: float, burst: float = BURST_SECONDS, half_life: float = HALF_LIFE_SECONDS,
-                 max_wait: float = MAX_WAIT_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+                 max_wait: float = MAX_WAIT_SECONDS, clock: Callable[[], float] = time.monotonic,
+                 cpu_clock: Callable[[], float] = time.thread_time) -> None:
         if share < 0 or burst <= 0 or half_life <= 0 or max_wait <= 0:
             raise ValueError("share must be 0 or more; burst, half_life and max_wait more than 0")
         self.share, self.burst, self.half_life, self.max_wait = share, burst, half_life, max_wait
-        self.clock = clock
+        self.clock, self.cpu_clock = clock, cpu_clock
         self._tokens = burst
         self._filled_at = clock()
         self._used: dict[Payer, tuple[float, float]] = {}  # payer -> (search seconds, as of when)
@@ -110,12 +112,12 @@ class SearchBudget:
 
     @contextmanager
     def spend(self, search: Search) -> Iterator[None]:
-        """Run the search inside: the time it took is charged to its payers and the budget, even if it raises."""
-        started = self.clock()
+        """Run the search inside: the CPU time it took is charged to its payers and the budget, even if it raises."""
+        started = self.cpu_clock()
         try:
             yield
         finally:
-            self.charge(search, self.clock() - started)
+            self.charge(search, self.cpu_clock() - started)
 
     def charge(self, search: Search, seconds: float) -> None:
         """`seconds` of search for `search`: taken from the budget, split among its payers; it waits no more."""

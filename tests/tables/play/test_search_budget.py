@@ -22,7 +22,7 @@ class Clock:
 
 def budget(clock: Clock, **kwargs: float) -> SearchBudget:
     options = {"share": 0.25, "burst": 1.0, "half_life": 60.0, "max_wait": 10.0, **kwargs}
-    return SearchBudget(clock=clock, **options)
+    return SearchBudget(clock=clock, cpu_clock=clock, **options)  # a search's CPU time is its time here
 
 
 def run(b: SearchBudget, clock: Clock, search: Search, seconds: float) -> None:

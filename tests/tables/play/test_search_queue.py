@@ -76,6 +76,11 @@ def searches(monkeypatch: pytest.MonkeyPatch, budget_clock: BudgetClock) -> Sear
     return Searches(monkeypatch, budget_clock)
 
 
+def budget_on(budget_clock: BudgetClock, **options: float) -> SearchBudget:
+    """A budget on the test's clock, for wall time and a search's CPU time alike."""
+    return SearchBudget(clock=budget_clock, cpu_clock=budget_clock, **options)
+
+
 def hawk_table(member: User, *, level: str = "strong", speed: str = "instant") -> Table:
     """The member's Hawk table with three bots, open in the member's page, played to a bot's turn."""
     table = create_table(creator=member, game="hawk", players=4, bot_level=level, bot_speed=speed)
@@ -117,7 +122,7 @@ def test_a_members_six_due_searches_queue_behind_another_members_one(make_member
     for i, table in enumerate(alices):  # all of Alice's tables came due before Bob's
         due_at(table, base - timedelta(seconds=20 - i))
     due_at(bobs, base - timedelta(seconds=1))
-    budget = SearchBudget(share=0.0, clock=budget_clock)  # no budget: the order alone
+    budget = budget_on(budget_clock, share=0.0)  # no budget: the order alone
 
     now = base
     for _ in range(40):
@@ -143,7 +148,7 @@ def test_a_pass_does_every_cheap_step_and_at_most_one_search(make_member, search
         due_at(table, now)
     before = moves_at(easy).count()
 
-    clock.sweep(now=now, budget=SearchBudget(share=0.0, clock=budget_clock))
+    clock.sweep(now=now, budget=budget_on(budget_clock, share=0.0))
 
     assert len(searches.codes) == 1
     assert moves_at(easy).count() == before + 1  # the easy bot's move, in the same pass
@@ -153,7 +158,7 @@ def test_a_spent_budget_keeps_searches_waiting_while_cheap_steps_go_on(make_memb
     alice, carol = make_member("alice"), make_member("carol")
     strong = hawk_table(alice)
     easy = hawk_table(carol, level="easy", speed="brisk")
-    budget = SearchBudget(share=0.25, burst=1.0, max_wait=10.0, clock=budget_clock)
+    budget = budget_on(budget_clock, share=0.25, burst=1.0, max_wait=10.0)
     budget.charge(Search(key=0, payers=(None,)), 3.0)  # someone's searches spent it: 2 s owed
     now = timezone.now() + timedelta(seconds=5)  # the brisk bot's pace has come
     due_at(strong, now)
@@ -177,7 +182,7 @@ def test_a_spent_budget_keeps_searches_waiting_while_cheap_steps_go_on(make_memb
 def test_no_search_waits_past_the_bound_however_spent_the_budget(make_member, searches, budget_clock) -> None:
     alice = make_member("alice")
     strong = hawk_table(alice)
-    budget = SearchBudget(share=0.01, burst=1.0, max_wait=10.0, clock=budget_clock)
+    budget = budget_on(budget_clock, share=0.01, burst=1.0, max_wait=10.0)
     budget.charge(Search(key=0, payers=(None,)), 100.0)  # owed for hours at this share
     now = timezone.now()
     due_at(strong, now)
@@ -197,7 +202,7 @@ def test_an_instant_tables_bots_search_only_as_the_budget_allows(make_member, se
     the same moment of the budget's clock runs only the searches its bucket holds."""
     alice = make_member("alice")
     table = hawk_table(alice)
-    budget = SearchBudget(share=0.001, burst=0.9, max_wait=10.0, clock=budget_clock)  # next to no refill
+    budget = budget_on(budget_clock, share=0.001, burst=0.9, max_wait=10.0)  # next to no refill
     for _ in range(30):
         table.refresh_from_db()
         if table.due_at is None:
@@ -212,7 +217,7 @@ def test_a_failing_search_keeps_the_accounting_whole_and_the_queue_moving(make_m
     alice, bob = make_member("alice"), make_member("bob")
     broken, fine = hawk_table(alice), hawk_table(bob)
     searches.broken.add(broken.code)
-    budget = SearchBudget(share=0.25, burst=1.0, max_wait=10.0, clock=budget_clock)
+    budget = budget_on(budget_clock, share=0.25, burst=1.0, max_wait=10.0)
     now = timezone.now()
     due_at(broken, now - timedelta(seconds=1))
     due_at(fine, now)
@@ -259,7 +264,7 @@ def test_a_search_due_at_a_table_that_then_moved_on_is_looked_at_again_and_charg
     stays due, and the time was charged (it was spent)."""
     alice = make_member("alice")
     table = hawk_table(alice)
-    budget = SearchBudget(share=0.0, clock=budget_clock)
+    budget = budget_on(budget_clock, share=0.0)
     real_decide = play.Live.decide
 
     def decide_while_the_table_moves(self: play.Live, seat: int, level: str | None = None) -> Any:
