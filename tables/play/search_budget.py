@@ -64,8 +64,9 @@ class SearchBudget:
         self._used: dict[Payer, tuple[float, float]] = {}  # payer -> (search seconds, as of when)
         self._since: dict[int, float] = {}  # search key -> when it was first seen due and not run
         self._typical = FIRST_GUESS_SECONDS
-        self.searches = 0  # run and charged, for the record
+        self.searches = 0  # run and charged, for the record (the clock logs them)
         self.seconds = 0.0
+        self.waited = 0  # times a due search was told to wait
 
     @property
     def limited(self) -> bool:
@@ -105,6 +106,7 @@ class SearchBudget:
         ready = 0.0 if not self.limited or self._tokens > 0 else -self._tokens / self.share
         spacing = self._typical / self.share if self.limited else self._typical
         ordered = sorted(waiting, key=lambda s: self._rank(s, now))
+        self.waited += len(ordered)
         return {
             search.key: max(0.0, min(ready + place * spacing, self.max_wait - (now - self._since[search.key])))
             for place, search in enumerate(ordered)

@@ -20,6 +20,7 @@ is expected. An instant table's search-level bots come here like any other's (`L
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -41,6 +42,7 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = timedelta(seconds=5)  # a table whose step failed is tried again this much later
 STALE_SWEEP_EVERY = timedelta(seconds=15)
 DUE_PER_PASS = 200
+BUDGET_LOG_EVERY = 60.0  # seconds between the clock's lines about its searches
 ALL_OFFLINE = gettext_noop(
     "Every player had been offline for a while: the bots finished the round and the table closed.")
 _stale_swept_at: datetime | None = None
@@ -97,8 +99,28 @@ def sweep(*, now: datetime | None = None, budget: SearchBudget | None = None) ->
     if searches:
         waits = budget.waits([search for search, _live, _seat in searches.values()])
         times += [_wait(table_id, now=now, until=now + timedelta(seconds=wait)) for table_id, wait in waits.items()]
+    _log_budget(budget)
     present = [at for at in times if at is not None]
     return min(present) if present else None
+
+
+_logged: tuple[float, int, float, int] | None = None  # (when, searches, seconds, waits) at the last log line
+
+
+def _log_budget(budget: SearchBudget) -> None:
+    """Once a minute, while bots search: how many searches ran, their CPU time and how often one had to wait, so
+    an operator sees the budget at work (and whether TABLE_SEARCH_SHARE is too tight)."""
+    global _logged
+    at = time.monotonic()
+    if _logged is None or at < _logged[0] or budget.searches < _logged[1]:  # the first pass, or a new budget
+        _logged = (at, budget.searches, budget.seconds, budget.waited)
+        return
+    when, searches, seconds, waited = _logged
+    if at - when < BUDGET_LOG_EVERY or budget.searches == searches:
+        return
+    log.info("table clock: %d searches (%.1f s of CPU) and %d waits in the last %.0f s; budget %.2f s",
+             budget.searches - searches, budget.seconds - seconds, budget.waited - waited, at - when, budget.tokens())
+    _logged = (at, budget.searches, budget.seconds, budget.waited)
 
 
 def _failed(table_id: int, now: datetime) -> datetime | None:

@@ -285,3 +285,18 @@ def test_a_search_due_at_a_table_that_then_moved_on_is_looked_at_again_and_charg
     clock.sweep(now=now, budget=budget)  # decided again from the table as it now is, and recorded
     assert [m.actor for m in moves_at(table)[before:]] == [Move.Actor.BOT]
     assert budget.searches == 2
+
+
+def test_the_clock_says_once_a_minute_how_its_searches_went(make_member, searches, budget_clock, monkeypatch,
+                                                            caplog) -> None:
+    import time
+
+    alice = make_member("alice")
+    table = hawk_table(alice)
+    budget = budget_on(budget_clock, share=0.0)
+    monkeypatch.setattr(clock, "_logged", (time.monotonic() - clock.BUDGET_LOG_EVERY, 0, 0.0, 0))
+    with caplog.at_level("INFO", logger="tables.play.services.clock"):
+        clock.sweep(now=max(table.due_at, timezone.now()), budget=budget)
+        clock.sweep(now=max(table.due_at, timezone.now()), budget=budget)  # within the minute: nothing more
+    lines = [r.getMessage() for r in caplog.records if "searches" in r.getMessage()]
+    assert lines == [f"table clock: 1 searches ({COST:.1f} s of CPU) and 0 waits in the last 60 s; budget 1.00 s"]
