@@ -65,6 +65,7 @@ ENV = {
 ATTACK_GAMES: tuple[tuple[str, int], ...] = (("hawk", 4), ("sheepshead", 5), ("puskiyon", 4))
 VICTIM_GAME, VICTIM_PLAYERS = "hawk", 4
 VICTIM_BOT_LEVELS = ("normal", "normal", "easy")
+BUDGET_LINE = re.compile(r"table clock: (\d+) searches \(([\d.]+) s of CPU\) and (\d+) waits")
 TURN_SECONDS = 600  # nobody here runs out of time: every bot move is paced or searched, never a time-out
 
 
@@ -333,8 +334,12 @@ def run_config(args: argparse.Namespace, checkout: Path, workdir: Path, stamp: s
     finally:
         stop_server(process)
     log = log_path.read_text(errors="replace")
+    # The clock's minute lines where the code has a search budget (none on code from before it).
+    budget = [(int(n), float(cpu), int(waits)) for n, cpu, waits in BUDGET_LINE.findall(log)]
     result.update({"code": label, "server_log": str(log_path),
-                   "server_log_errors": len(re.findall(r"Traceback|ERROR", log))})
+                   "server_log_errors": len(re.findall(r"Traceback|ERROR", log)),
+                   "budget_lines": len(budget), "budget_searches": sum(b[0] for b in budget),
+                   "budget_cpu_s": round(sum(b[1] for b in budget), 1), "budget_waits": sum(b[2] for b in budget)})
     return result
 
 
@@ -368,6 +373,10 @@ def report(result: dict[str, Any]) -> str:
                 f"{_f(phase['pages']['p90']):>6} {_f(phase['lobby']['median']):>8} "
                 f"{_f(phase['table_page']['median']):>8} {phase['pages']['n']:>4} {phase['server_cpu_share']:>7.2f}  "
                 f"{_load(phase['loadavg_start'])} -> {_load(phase['loadavg_end'])}")
+        if config["budget_lines"]:
+            lines.append(f"{'':<44} the clock's own lines ({config['budget_lines']}, a minute each): "
+                         f"{config['budget_searches']} searches, {config['budget_cpu_s']} s of CPU, "
+                         f"{config['budget_waits']} waits")
         errors = config["http_errors"]
         lines.append(f"{'':<44} server log: {config['server_log_errors']} errors or tracebacks; HTTP errors "
                      f"{len(errors)}{': ' + '; '.join(errors[:3]) if errors else ''}")
