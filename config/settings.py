@@ -186,6 +186,9 @@ QUICK_PLAY_SWEEP_SECONDS = env.float("QUICK_PLAY_SWEEP_SECONDS", default=5.0)
 # tables where something is due (a bot's move, a time-out, the next round, a member gone offline), and at once
 # when a move of its own made something due sooner. Owned by the server: it runs with no page open.
 TABLE_CLOCK_SECONDS = env.float("TABLE_CLOCK_SECONDS", default=1.0)
+# Bots' searches (normal and strong bots' moves) may take this share of one core of each process's table clock,
+# shared fairly between the members they serve (tables/play/search_budget.py); 0: no budget.
+TABLE_SEARCH_SHARE = env.float("TABLE_SEARCH_SHARE", default=0.25)
 # How fast bots move at a new table unless its creator chose (instant, brisk, normal, slow: tables/play/pace.py).
 TABLE_BOT_SPEED = env.str("TABLE_BOT_SPEED", default="normal")
 # A running table whose every member has been offline this long: the bots finish the round and it closes.

@@ -85,6 +85,15 @@ def _no_background_sweeps(settings) -> None:
     settings.TABLE_BOT_SPEED = "instant"
 
 
+@pytest.fixture(autouse=True)
+def _a_search_budget_of_its_own(monkeypatch) -> None:
+    """The table clock's search budget lives as long as the process (tables.play.services.clock.club_budget): each
+    test starts with a full one, whatever the tests before it searched."""
+    from tables.play.services import clock
+
+    monkeypatch.setattr(clock, "_budget", None)
+
+
 @pytest.fixture
 def fifth() -> Iterator[None]:
     """Little Tricks (tests/tables/fifth_game.py), registered for the test: the site must play any game it is given."""

@@ -10,14 +10,21 @@ it (its version noted), and a second locked step records it only if the table is
 same seat to act. Else it decides nothing under the lock: the table stays due and the next pass decides again
 from what the table has become. Every other step (an easy bot's move, a time-out, a deal, presence) is the first
 locked step alone: nothing is read before the lock for a search that is not coming.
+
+Searches are the clock's dear work, so a pass does every cheap step first and then at most one search, the one the
+club's search budget chooses (tables.play.search_budget: a share of one core, the member who used least search time
+lately first, none waiting longer than a bound); the other searches due wait, their tables due again when their turn
+is expected. An instant table's search-level bots come here like any other's (`Live.play_bots` stops at them).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
@@ -26,6 +33,7 @@ from django.utils.translation import gettext_noop
 from rules.engine.moves import Move as EngineMove
 from tables.models import Move, Seat, Table
 from tables.play import push
+from tables.play.search_budget import Search, SearchBudget
 from tables.play.services import presence
 from tables.play.services.play import Live, _next_round, locked_table
 
@@ -34,12 +42,13 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = timedelta(seconds=5)  # a table whose step failed is tried again this much later
 STALE_SWEEP_EVERY = timedelta(seconds=15)
 DUE_PER_PASS = 200
+BUDGET_LOG_EVERY = 60.0  # seconds between the clock's lines about its searches
 ALL_OFFLINE = gettext_noop(
     "Every player had been offline for a while: the bots finished the round and the table closed.")
 _stale_swept_at: datetime | None = None
 
 
-def sweep(*, now: datetime | None = None) -> datetime | None:
+def sweep(*, now: datetime | None = None, budget: SearchBudget | None = None) -> datetime | None:
     """Do what is due at every table (a step each), and say when the next thing is due (None: nothing is).
 
     A table whose step fails is logged and tried again `RETRY_AFTER` later; the others go on.
@@ -48,9 +57,14 @@ def sweep(*, now: datetime | None = None) -> datetime | None:
     table is next due, so the pass knows when to look again without asking the database a second time. A commit
     of this process made meanwhile at a table not stepped here wakes the clock itself (`play.clock_wake`); another
     process's commit is that process's clock's to see, and this one's next poll (`TABLE_CLOCK_SECONDS`) sees it
-    too."""
+    too.
+
+    Searches go through the club's search budget (`budget`, default this process's: `club_budget`): every cheap
+    step of the pass comes first, then at most one search, the one the budget chooses (fairness between members);
+    the other due searches wait, their tables due again when the budget says their turn comes (`_wait`)."""
     global _stale_swept_at
     now = now or timezone.now()
+    budget = budget or club_budget()
     if _stale_swept_at is None or now - _stale_swept_at >= STALE_SWEEP_EVERY or now < _stale_swept_at:
         _stale_swept_at = now
         try:
@@ -63,18 +77,90 @@ def sweep(*, now: datetime | None = None) -> datetime | None:
                    .values_list("pk", "due_at")[:DUE_PER_PASS + 1])
     due = [table_id for table_id, due_at in soonest[:DUE_PER_PASS] if due_at <= now]
     times = [due_at for _table_id, due_at in soonest[len(due):len(due) + 1]]
+    searches: dict[int, tuple[Search, Live, int]] = {}
     for table_id in due:
         try:
-            times.append(_advance(table_id=table_id, now=now).due_at)
+            stepped = _step(table_id=table_id, now=now, planned=None)
         except Exception:
-            log.exception("table clock: table %s failed; trying again in %s s", table_id, RETRY_AFTER.seconds)
-            retry = now + RETRY_AFTER
-            if Table.objects.filter(pk=table_id, due_at__lte=now).update(due_at=retry):
-                times.append(retry)
-            else:  # the table moved on meanwhile (rare): when it is due is what its row now says
-                times.append(Table.objects.filter(pk=table_id).values_list("due_at", flat=True).first())
+            times.append(_failed(table_id, now))
+            continue
+        if stepped.to_decide is None:
+            times.append(stepped.due_at)
+        else:
+            live, seat = stepped.to_decide
+            searches[table_id] = (Search(key=table_id, payers=payers(live)), live, seat)
+    chosen = budget.choose([search for search, _live, _seat in searches.values()])
+    if chosen is not None:
+        _search, live, seat = searches.pop(chosen.key)
+        try:
+            times.append(_decide_and_record(live, seat, now=now, budget=budget, search=chosen).due_at)
+        except Exception:
+            times.append(_failed(chosen.key, now))
+    if searches:
+        waits = budget.waits([search for search, _live, _seat in searches.values()])
+        times += [_wait(table_id, now=now, until=now + timedelta(seconds=wait)) for table_id, wait in waits.items()]
+    _log_budget(budget)
     present = [at for at in times if at is not None]
     return min(present) if present else None
+
+
+_logged: tuple[float, int, float, int] | None = None  # (when, searches, seconds, waits) at the last log line
+
+
+def _log_budget(budget: SearchBudget) -> None:
+    """Once a minute, while bots search: how many searches ran, their CPU time and how often one had to wait, so
+    an operator sees the budget at work (and whether TABLE_SEARCH_SHARE is too tight)."""
+    global _logged
+    at = time.monotonic()
+    if _logged is None or at < _logged[0] or budget.searches < _logged[1]:  # the first pass, or a new budget
+        _logged = (at, budget.searches, budget.seconds, budget.waited)
+        return
+    when, searches, seconds, waited = _logged
+    if at - when < BUDGET_LOG_EVERY or budget.searches == searches:
+        return
+    log.info("table clock: %d searches (%.1f s of CPU) and %d waits in the last %.0f s; budget %.2f s",
+             budget.searches - searches, budget.seconds - seconds, budget.waited - waited, at - when, budget.tokens())
+    _logged = (at, budget.searches, budget.seconds, budget.waited)
+
+
+def _failed(table_id: int, now: datetime) -> datetime | None:
+    """A table whose step failed: logged, and due again `RETRY_AFTER` later; when it is next due."""
+    log.exception("table clock: table %s failed; trying again in %s s", table_id, RETRY_AFTER.seconds)
+    retry = now + RETRY_AFTER
+    if Table.objects.filter(pk=table_id, due_at__lte=now).update(due_at=retry):
+        return retry
+    # the table moved on meanwhile (rare): when it is due is what its row now says
+    return Table.objects.filter(pk=table_id).values_list("due_at", flat=True).first()
+
+
+def _wait(table_id: int, *, now: datetime, until: datetime) -> datetime | None:
+    """A search the budget keeps waiting: its table is due again `until`, if nothing else has made it due since
+    (else when it is due is what its row now says). Nothing else changes: no version, no push."""
+    if Table.objects.filter(pk=table_id, due_at__lte=now).update(due_at=until):
+        return until
+    return Table.objects.filter(pk=table_id).values_list("due_at", flat=True).first()
+
+
+def payers(live: Live) -> tuple[int | None, ...]:
+    """Whom a search at this table serves, and is charged to: the members seated there who have not left (offline
+    or not: their table plays on for them), else the table's creator, else the house (None)."""
+    members = sorted({s.user_id for s in live.seats if s.user_id is not None and not s.away})
+    if members:
+        return tuple(members)
+    return (live.table.created_by_id,) if live.table.created_by_id is not None else (None,)
+
+
+_budget: SearchBudget | None = None
+
+
+def club_budget() -> SearchBudget:
+    """This process's search budget (`TABLE_SEARCH_SHARE` of one core), kept from pass to pass: one per serving
+    process, as the clock is (a new one when the setting changes, as in tests)."""
+    global _budget
+    share = settings.TABLE_SEARCH_SHARE
+    if _budget is None or _budget.share != share:
+        _budget = SearchBudget(share=share)
+    return _budget
 
 
 @dataclass(frozen=True)
@@ -122,15 +208,28 @@ def advance(*, table_id: int, now: datetime | None = None) -> bool:
 
 
 def _advance(*, table_id: int, now: datetime) -> Stepped:
-    """`advance`, saying also when the table is next due (for the sweep)."""
+    """`advance`, saying also when the table is next due. Its search is not the budget's: `advance` is one step at
+    one table, for tests and tools; the clock's passes (`sweep`) go through the budget."""
     stepped = _step(table_id=table_id, now=now, planned=None)
     if stepped.to_decide is None:
         return stepped
     live, seat = stepped.to_decide
-    # No transaction is open here and no lock held: the search may take a fifth of a second.
-    planned = Planned(version=live.table.version, seat=seat, move=live.decide(seat))
-    recorded = _step(table_id=table_id, now=now, planned=planned)
+    recorded = _decide_and_record(live, seat, now=now)
     return Stepped(changed=stepped.changed or recorded.changed, due_at=recorded.due_at)
+
+
+def _decide_and_record(live: Live, seat: int, *, now: datetime, budget: SearchBudget | None = None,
+                       search: Search | None = None) -> Stepped:
+    """The search for `seat` at the table as a first locked step read it, then the second locked step that records
+    it. With a `budget`, the search's time is charged to `search`'s payers (even if it fails)."""
+    # No transaction is open here and no lock held: the search may take a fifth of a second.
+    if budget is not None and search is not None:
+        with budget.spend(search):
+            move = live.decide(seat)
+    else:
+        move = live.decide(seat)
+    planned = Planned(version=live.table.version, seat=seat, move=move)
+    return _step(table_id=live.table.pk, now=now, planned=planned)
 
 
 @push.batched
