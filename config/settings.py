@@ -191,6 +191,11 @@ TABLE_OFFLINE_CLOSE_MINUTES = env.float("TABLE_OFFLINE_CLOSE_MINUTES", default=1
 # Sockets (lobby and table together) one member may hold open in each process (0: no cap); the next is
 # accepted and closed with 4429, which htmx does not retry (see tables/play/socket_quota.py).
 SOCKETS_PER_MEMBER = env.int("SOCKETS_PER_MEMBER", default=12)
+# Messages one socket may send at once, and on average a second after that (tables/play/socket_rate.py): the
+# next is not read, and the socket is closed with 4420, which htmx does not retry. A page sends one per click.
+# Burst 0: no limit.
+SOCKET_MESSAGE_BURST = env.int("SOCKET_MESSAGE_BURST", default=30)
+SOCKET_MESSAGES_PER_SECOND = env.float("SOCKET_MESSAGES_PER_SECOND", default=5.0)
 # Matches a member (or bot) plays in a game before their rating there counts as established; until then it is
 # shown as "provisional (n of N)" (tables/ratings).
 RATING_PROVISIONAL_MATCHES = env.int("RATING_PROVISIONAL_MATCHES", default=5)

@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from functools import partial
+from itertools import accumulate
 from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
@@ -27,6 +29,7 @@ from django.utils.translation import gettext
 from accounts.languages import language_for
 from config.asgi_handler import kept_threads
 from tables.play import push, socket_quota
+from tables.play.socket_rate import TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +40,18 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_TRY_AGAIN = 4012
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = 4429  # the member holds SOCKETS_PER_MEMBER sockets in this process already
+CLOSE_TOO_FAST = 4420  # the socket sent more than its rate allows (tables/play/socket_rate.py)
 
 # The longest message a club socket reads from a browser (a chat line with htmx's headers is well under 4 KiB);
 # anything longer is refused unread. Daphne caps frames at 1 MiB itself.
 MAX_MESSAGE_CHARS = 16_000
+# How deep a message's arrays and objects may nest. A page's messages are 2 deep (the form's fields, htmx's
+# HEADERS); json.loads recurses once per level, and `[` 5,000 times raised RecursionError out of the consumer.
+MAX_NESTING = 10
+# What `too_deep` reads: a JSON string whole (an unterminated one to the end, so no match is ever tried twice and
+# the scan stays linear in the message), or a bracket. Brackets inside strings (a chat line's "[[[") do not nest.
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)|([\[\]{}])')
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1, "": 0}
 
 T = TypeVar("T")
 _process_tasks: list[Callable[[], None]] = []
@@ -54,7 +65,8 @@ _event_handlers: dict[str, EventHandler] = {}
 
 
 class Refused(Exception):
-    """A browser's message no feature can read (not JSON, not an object, binary, too long): answered, never acted on."""
+    """A browser's message no feature can read (not JSON, not an object, binary, too long, too deep): answered,
+    never acted on."""
 
 
 def on_connect(hook: SocketHook) -> None:
@@ -74,15 +86,29 @@ def on_event(feature: str, handler: EventHandler) -> None:
     _event_handlers[feature] = handler
 
 
+def too_deep(text: str) -> bool:
+    """Whether the JSON in `text` nests deeper than MAX_NESTING, read without recursion (and, for the messages a
+    page sends, without a scan: they hold fewer brackets than that in all)."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return False
+    steps = (_DEPTH_STEP[bracket] for bracket in _STRING_OR_BRACKET.findall(text))
+    return max(accumulate(steps), default=0) > MAX_NESTING
+
+
 def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
-    """A browser's message as the JSON object it must be; `Refused` says why it is not one."""
+    """A browser's message as the JSON object it must be; `Refused` says why it is not one. What no page sends is
+    refused by the cheapest test that tells (its type, length, first character, nesting) before it is decoded."""
     if text_data is None or bytes_data:
         raise Refused(gettext("This socket reads text messages only."))
     if len(text_data) > MAX_MESSAGE_CHARS:
         raise Refused(gettext("That message is too long for this socket."))
+    if not text_data.lstrip().startswith("{"):
+        raise Refused(gettext("That message is not one this page sends."))
+    if too_deep(text_data):
+        raise Refused(gettext("That message is nested too deeply for this socket."))
     try:
         data = json.loads(text_data)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a backstop; too_deep refuses what could raise it
         raise Refused(gettext("That message is not one this page sends.")) from None
     if not isinstance(data, dict):
         raise Refused(gettext("That message is not one this page sends."))
@@ -137,6 +163,7 @@ class ClubConsumer(AsyncWebsocketConsumer):
     closing: bool = False
     admitted: bool = False  # holds a place among its member's sockets (see `admit`)
     language: str = ""  # what it renders in, chosen when its first message (the connect) arrives
+    bucket: TokenBucket | None = None  # the socket's message rate (`within_rate`)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -166,7 +193,17 @@ class ClubConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """A browser's message goes to what claims its "kind" (`handler_for`); anything else (and anything that is no
-        JSON object) gets the socket's own answer (`unclaimed`), and changes nothing."""
+        JSON object) gets the socket's own answer (`unclaimed`), and changes nothing.
+
+        Every message is first charged to the socket's rate (`within_rate`), junk too, before it is read at all: a
+        socket over its rate is closed (CLOSE_TOO_FAST), and what it had sent by then is dropped unread."""
+        if self.closing:
+            return
+        if not self.within_rate():
+            log.warning("socket %s of member %s: over its message rate, closed", self.channel_name,
+                        getattr(self.scope.get("user"), "pk", None))
+            await self.close(code=CLOSE_TOO_FAST)
+            return
         try:
             data = parse_message(text_data, bytes_data)
         except Refused as refused:
@@ -182,6 +219,15 @@ class ClubConsumer(AsyncWebsocketConsumer):
         except Exception:
             log.exception("socket %s: the %r handler failed", self.channel_name, kind)
             await self.unclaimed(gettext("That message could not be handled; try again."))
+
+    def within_rate(self) -> bool:
+        """One message's token from the socket's bucket (made at its first message; SOCKET_MESSAGE_BURST 0: no
+        limit)."""
+        if self.bucket is None:
+            if settings.SOCKET_MESSAGE_BURST <= 0:
+                return True
+            self.bucket = TokenBucket(burst=settings.SOCKET_MESSAGE_BURST, rate=settings.SOCKET_MESSAGES_PER_SECOND)
+        return self.bucket.take()
 
     def handler_for(self, kind: str) -> Callable[[dict[str, Any]], Awaitable[None]] | None:
         """What answers a browser's message of this "kind": the feature that claims it (a consumer answers its
