@@ -178,11 +178,13 @@ class ClubConsumer(AsyncWebsocketConsumer):
         """The place `admit` took and the socket's thread are given back, and its tasks stopped, however the
         socket ends: closed, failed in a handler, or cancelled by Daphne when a handler overran its close
         timeout (no disconnect runs then)."""
+        gate = _RateGate(self, receive)
         try:
             async with kept_threads.own_thread():
                 try:
-                    await super().__call__(scope, receive, send)
+                    await super().__call__(scope, gate.receive, send)
                 finally:
+                    await gate.stop()
                     await self.stop_tasks()
                     try:
                         await self.leave()
@@ -193,16 +195,9 @@ class ClubConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """A browser's message goes to what claims its "kind" (`handler_for`); anything else (and anything that is no
-        JSON object) gets the socket's own answer (`unclaimed`), and changes nothing.
-
-        Every message is first charged to the socket's rate (`within_rate`), junk too, before it is read at all: a
-        socket over its rate is closed (CLOSE_TOO_FAST), and what it had sent by then is dropped unread."""
+        JSON object) gets the socket's own answer (`unclaimed`), and changes nothing. Each was charged to the socket's
+        rate as it arrived (`_RateGate`); once the socket is closing, what is still queued is dropped unread."""
         if self.closing:
-            return
-        if not self.within_rate():
-            log.warning("socket %s of member %s: over its message rate, closed", self.channel_name,
-                        getattr(self.scope.get("user"), "pk", None))
-            await self.close(code=CLOSE_TOO_FAST)
             return
         try:
             data = parse_message(text_data, bytes_data)
@@ -327,6 +322,54 @@ class ClubConsumer(AsyncWebsocketConsumer):
         if not self.closing:
             await super().close(code, reason)
             self.closing = True  # only once it went out: Daphne refuses some codes (it raises), the socket stays
+
+
+class _RateGate:
+    """Where a club socket's frames are charged to its rate: as they arrive, before anything reads them.
+
+    Channels hands a consumer its next frame only once the handler before it is done, and a table socket's `connect`
+    takes a few trips to the database. A client that floods from the moment the handshake completes had Daphne
+    queue tens of thousands of frames in that time (each Daphne read of 64 KiB is thousands of one-byte frames),
+    every one to be read, answered or dropped after it: the socket was closed seconds late, if ever. So the frames
+    are taken from Daphne's queue as they come, by a task of the socket's own beside its handlers: each is charged
+    to the bucket, a frame over the rate closes the socket (CLOSE_TOO_FAST), and frames of a closing socket are
+    dropped. Only what the bucket allowed waits for the handlers, so what a socket can have queued is bounded too.
+    Everything else (connect, disconnect) passes through as it came."""
+
+    def __init__(self, consumer: ClubConsumer, receive: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        self.consumer, self.upstream = consumer, receive
+        self.passed: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.pump: asyncio.Task[None] | None = None
+
+    async def receive(self) -> dict[str, Any]:
+        """The consumer's `receive`: the next message that passed the gate."""
+        if self.pump is None:  # started by the consumer's first read, once it can send (to close)
+            self.pump = asyncio.create_task(self._pump())
+        return await self.passed.get()
+
+    async def _pump(self) -> None:
+        consumer = self.consumer
+        while True:
+            message = await self.upstream()
+            if message.get("type") == "websocket.receive":
+                if consumer.closing:
+                    continue
+                if not consumer.within_rate():
+                    log.warning("socket %s of member %s: over its message rate, closed", consumer.channel_name,
+                                getattr(consumer.scope.get("user"), "pk", None))
+                    try:
+                        await consumer.close(code=CLOSE_TOO_FAST)
+                    except Exception:  # the connection is gone already: its disconnect is on its way
+                        log.exception("socket %s: could not close it", consumer.channel_name)
+                    continue
+            self.passed.put_nowait(message)
+            if message.get("type") == "websocket.disconnect":
+                return
+
+    async def stop(self) -> None:
+        if self.pump is not None:
+            self.pump.cancel()
+            await asyncio.gather(self.pump, return_exceptions=True)
 
 
 class UnknownPathConsumer(AsyncWebsocketConsumer):

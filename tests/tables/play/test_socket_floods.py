@@ -5,6 +5,7 @@ RecursionError out of the consumer, closing the socket with 1011)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -143,6 +144,30 @@ async def test_a_burst_over_the_rate_closes_the_socket_and_what_came_after_is_no
     for socket in (again, others):
         assert version_of(await socket.receive_from(timeout=5)) > version
         await socket.disconnect()
+
+
+async def test_frames_are_charged_as_they_arrive_even_while_the_socket_is_still_connecting(
+        make_member, settings, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that floods from the handshake on: its frames are charged while `connect` still waits for the
+    database (held here), and it is closed then; Channels alone would read them only after `connect`."""
+    settings.SOCKET_MESSAGE_BURST = 5
+    held = asyncio.Event()
+    connect_hook = sockets.ClubConsumer.features_on_connect
+
+    async def slow_connect(consumer: sockets.ClubConsumer) -> str:
+        await held.wait()
+        return await connect_hook(consumer)
+
+    monkeypatch.setattr(sockets.ClubConsumer, "features_on_connect", slow_connect)
+    table, _alice, _bob, alice_cookie, _ = await hawsker_table(make_member)
+    comm = communicator(f"/ws/table/{table.code}/", cookie=alice_cookie)
+    assert (await comm.connect())[0]  # accepted: the board is still to come
+    for _ in range(200):
+        await comm.send_to(text_data="junk")
+    assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": sockets.CLOSE_TOO_FAST}
+    held.set()
+    assert await comm.receive_nothing(timeout=0.5)  # no board, no answers to what was queued
+    await comm.disconnect()
 
 
 async def test_the_lobby_socket_has_the_same_rate(make_member, settings, clock: Clock) -> None:
