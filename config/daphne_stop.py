@@ -16,6 +16,7 @@ This restates Daphne's `serverClose` (pinned in pyproject.toml; tests/test_upstr
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -32,6 +33,7 @@ def install(*, codes: Iterable[int]) -> None:
     close = protocol.serverClose
     stopping = frozenset(codes)
 
+    @functools.wraps(close)  # the pin (tests/test_upstream_pins.py) reads Daphne's own source through __wrapped__
     def serverClose(self: Any, code: int | None = None) -> None:
         close(self, code=code)
         if code in stopping and self.transport is not None:

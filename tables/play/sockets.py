@@ -340,6 +340,7 @@ class _RateGate:
         self.consumer, self.upstream = consumer, receive
         self.passed: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.pump: asyncio.Task[None] | None = None
+        self.over = False  # the socket went over its rate: nothing it sends is read any more
 
     async def receive(self) -> dict[str, Any]:
         """The consumer's `receive`: the next message that passed the gate."""
@@ -348,23 +349,34 @@ class _RateGate:
         return await self.passed.get()
 
     async def _pump(self) -> None:
+        try:
+            while True:
+                message = await self.upstream()
+                if message.get("type") == "websocket.receive" and not await self._admits():
+                    continue
+                self.passed.put_nowait(message)
+                if message.get("type") == "websocket.disconnect":
+                    return
+        except Exception:  # the consumer must not wait for ever on a gate that is gone: it ends as if disconnected
+            log.exception("socket %s: its frames could not be read", self.consumer.channel_name)
+            self.passed.put_nowait({"type": "websocket.disconnect", "code": 1011})
+
+    async def _admits(self) -> bool:
+        """Whether a frame goes on to the handlers: not once the socket is closing or over its rate (the first frame
+        over it closes the socket)."""
         consumer = self.consumer
-        while True:
-            message = await self.upstream()
-            if message.get("type") == "websocket.receive":
-                if consumer.closing:
-                    continue
-                if not consumer.within_rate():
-                    log.warning("socket %s of member %s: over its message rate, closed", consumer.channel_name,
-                                getattr(consumer.scope.get("user"), "pk", None))
-                    try:
-                        await consumer.close(code=CLOSE_TOO_FAST)
-                    except Exception:  # the connection is gone already: its disconnect is on its way
-                        log.exception("socket %s: could not close it", consumer.channel_name)
-                    continue
-            self.passed.put_nowait(message)
-            if message.get("type") == "websocket.disconnect":
-                return
+        if self.over or consumer.closing:
+            return False
+        if consumer.within_rate():
+            return True
+        self.over = True
+        log.warning("socket %s of member %s: over its message rate, closed", consumer.channel_name,
+                    getattr(consumer.scope.get("user"), "pk", None))
+        try:
+            await consumer.close(code=CLOSE_TOO_FAST)
+        except Exception:  # the connection is gone already: its disconnect is on its way
+            log.exception("socket %s: could not close it", consumer.channel_name)
+        return False
 
     async def stop(self) -> None:
         if self.pump is not None:
