@@ -46,5 +46,14 @@ def _start_with_the_server() -> None:
         reactor.callLater(0, start_process_tasks)
 
 
+def _stop_reading_flooders() -> None:
+    """Under Daphne, a socket closed for its rate is dropped once the close is out (config/daphne_stop.py)."""
+    from config.daphne_stop import install
+    from tables.play.sockets import CLOSE_TOO_FAST
+
+    install(codes=[CLOSE_TOO_FAST])
+
+
 _start_with_the_server()
+_stop_reading_flooders()
 freeze_startup_objects()

@@ -203,6 +203,11 @@ TABLES_OPEN_PER_MEMBER = env.int("TABLES_OPEN_PER_MEMBER", default=3)
 TABLE_STARTS_PER_MEMBER = env.int("TABLE_STARTS_PER_MEMBER", default=10)
 TABLE_STARTS_WINDOW_MINUTES = env.float("TABLE_STARTS_WINDOW_MINUTES", default=10.0)
 LOBBY_TABLES_PER_MEMBER = env.int("LOBBY_TABLES_PER_MEMBER", default=5)
+# Messages one socket may send at once, and on average a second after that (tables/play/socket_rate.py): the
+# next is not read, and the socket is closed with 4420, which htmx does not retry. A page sends one per click.
+# Burst 0: no limit.
+SOCKET_MESSAGE_BURST = env.int("SOCKET_MESSAGE_BURST", default=30)
+SOCKET_MESSAGES_PER_SECOND = env.float("SOCKET_MESSAGES_PER_SECOND", default=5.0)
 # Matches a member (or bot) plays in a game before their rating there counts as established; until then it is
 # shown as "provisional (n of N)" (tables/ratings).
 RATING_PROVISIONAL_MATCHES = env.int("RATING_PROVISIONAL_MATCHES", default=5)

@@ -114,3 +114,12 @@ def test_shared_redis_cache_restates_djangos_redis_client() -> None:
                     RedisCacheClient._get_connection_pool_index, RedisCache.__init__, vars(RedisCache)["_cache"].func),
         "bd4b417d50ebe0f4", "config/redis_cache.py")
 
+
+
+def test_dropping_a_flooders_connection_restates_daphnes_close() -> None:
+    """config/daphne_stop.py wraps `serverClose`, which `handle_reply` calls for an application's close; a frame
+    still reaches the application through `onMessage` until the connection is dropped."""
+    from daphne.ws_protocol import WebSocketProtocol
+
+    assert_unchanged(fingerprint(WebSocketProtocol.serverClose, WebSocketProtocol.handle_reply,
+                                 WebSocketProtocol.onMessage), "4542a12b41920223", "config/daphne_stop.py")

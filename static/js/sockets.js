@@ -15,7 +15,8 @@
     4401: ["signed-out", "signed out: reload the page"],
     4403: ["private", "a private table: ask its creator for an invitation"],
     4404: ["not-found", "not found: reload the page"],
-    4429: ["too-many-tabs", "too many open tabs: close one and reload"]
+    4429: ["too-many-tabs", "too many open tabs: close one and reload"],
+    4420: ["too-fast", "too many messages at once: reload the page"]
   };
   // The words shown: the page's, in the member's language (data-said-* on the socket's element, rendered by
   // templates/tables/socket_words.html); the English when the page carries none.

@@ -108,8 +108,10 @@ class TableConsumer(ClubConsumer):
         return self.take_action if kind in member_actions.KINDS else super().handler_for(kind)
 
     async def take_action(self, message: dict[str, Any]) -> None:
-        """A member's move or "ready" from the board's buttons (see the class's docstring)."""
+        """A member's move or "ready" from the board's buttons (see the class's docstring). A message that cannot be
+        one (no table, another table, no version) is refused before any trip to a thread or the database."""
         try:
+            member_actions.check_socket_message(table_code=self.table_code, message=message)
             await database_sync_to_async(member_actions.act_from_socket)(
                 table_id=self.table_id, table_code=self.table_code, user=self.scope["user"], message=message)
         except StaleVersion as error:

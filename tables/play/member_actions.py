@@ -53,14 +53,22 @@ def act(*, kind: str, table_id: int | None = None, table_code: str | None = None
     raise TableError(gettext("That is not something a member does at a table."))
 
 
-def act_from_socket(*, table_id: int, table_code: str, user: User, message: Mapping[str, object]) -> int:
-    """A move or "ready" sent over the table socket of `table_code`: the message names the table its board was
-    for (a page open on one table never moves at another through a socket it shares nothing with, and a message
-    that names none is not one the page sends), then it is read as the POST is."""
+def check_socket_message(*, table_code: str, message: Mapping[str, object]) -> None:
+    """What a socket message must be before it is worth a trip to the database, read from the message alone (the
+    consumer calls this on its event loop, so junk costs no thread and no query): it names the table its board
+    was for (a page open on one table never moves at another through a socket it shares nothing with, and a
+    message that names none is not one the page sends), and it carries a version. `TableError` if not."""
     named = message.get("table")
     if not isinstance(named, str) or not named:
         raise TableError(gettext("This message names no table; reload the page."))
     if named != table_code:
         raise TableError(gettext("That move was made on another table's page; nothing was changed here."))
+    version_of(message.get("version"))
+
+
+def act_from_socket(*, table_id: int, table_code: str, user: User, message: Mapping[str, object]) -> int:
+    """A move or "ready" sent over the table socket of `table_code`: checked as a socket message
+    (`check_socket_message`), then read as the POST is."""
+    check_socket_message(table_code=table_code, message=message)
     kind = message.get("kind")
     return act(kind=kind if isinstance(kind, str) else "", table_id=table_id, user=user, fields=message)

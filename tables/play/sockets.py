@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from functools import partial
+from itertools import accumulate
 from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
@@ -27,6 +29,7 @@ from django.utils.translation import gettext
 from accounts.languages import language_for
 from config.asgi_handler import kept_threads
 from tables.play import push, socket_quota
+from tables.play.socket_rate import TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +41,18 @@ CLOSE_TRY_AGAIN = 4012
 CLOSE_NOT_FOUND = 4404
 CLOSE_PRIVATE = 4403  # a private table the member is not invited to (tables/play/privacy.py)
 CLOSE_TOO_MANY = 4429  # the member holds SOCKETS_PER_MEMBER sockets in this process already
+CLOSE_TOO_FAST = 4420  # the socket sent more than its rate allows (tables/play/socket_rate.py)
 
 # The longest message a club socket reads from a browser (a chat line with htmx's headers is well under 4 KiB);
 # anything longer is refused unread. Daphne caps frames at 1 MiB itself.
 MAX_MESSAGE_CHARS = 16_000
+# How deep a message's arrays and objects may nest. A page's messages are 2 deep (the form's fields, htmx's
+# HEADERS); json.loads recurses once per level, and `[` 5,000 times raised RecursionError out of the consumer.
+MAX_NESTING = 10
+# What `too_deep` reads: a JSON string whole (an unterminated one to the end, so no match is ever tried twice and
+# the scan stays linear in the message), or a bracket. Brackets inside strings (a chat line's "[[[") do not nest.
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)|([\[\]{}])')
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1, "": 0}
 
 T = TypeVar("T")
 _process_tasks: list[Callable[[], None]] = []
@@ -55,7 +66,8 @@ _event_handlers: dict[str, EventHandler] = {}
 
 
 class Refused(Exception):
-    """A browser's message no feature can read (not JSON, not an object, binary, too long): answered, never acted on."""
+    """A browser's message no feature can read (not JSON, not an object, binary, too long, too deep): answered,
+    never acted on."""
 
 
 def on_connect(hook: SocketHook) -> None:
@@ -75,15 +87,29 @@ def on_event(feature: str, handler: EventHandler) -> None:
     _event_handlers[feature] = handler
 
 
+def too_deep(text: str) -> bool:
+    """Whether the JSON in `text` nests deeper than MAX_NESTING, read without recursion (and, for the messages a
+    page sends, without a scan: they hold fewer brackets than that in all)."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return False
+    steps = (_DEPTH_STEP[bracket] for bracket in _STRING_OR_BRACKET.findall(text))
+    return max(accumulate(steps), default=0) > MAX_NESTING
+
+
 def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
-    """A browser's message as the JSON object it must be; `Refused` says why it is not one."""
+    """A browser's message as the JSON object it must be; `Refused` says why it is not one. What no page sends is
+    refused by the cheapest test that tells (its type, length, first character, nesting) before it is decoded."""
     if text_data is None or bytes_data:
         raise Refused(gettext("This socket reads text messages only."))
     if len(text_data) > MAX_MESSAGE_CHARS:
         raise Refused(gettext("That message is too long for this socket."))
+    if not text_data.lstrip().startswith("{"):
+        raise Refused(gettext("That message is not one this page sends."))
+    if too_deep(text_data):
+        raise Refused(gettext("That message is nested too deeply for this socket."))
     try:
         data = json.loads(text_data)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a backstop; too_deep refuses what could raise it
         raise Refused(gettext("That message is not one this page sends.")) from None
     if not isinstance(data, dict):
         raise Refused(gettext("That message is not one this page sends."))
@@ -138,6 +164,7 @@ class ClubConsumer(AsyncWebsocketConsumer):
     closing: bool = False
     admitted: bool = False  # holds a place among its member's sockets (see `admit`)
     language: str = ""  # what it renders in, chosen when its first message (the connect) arrives
+    bucket: TokenBucket | None = None  # the socket's message rate (`within_rate`)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -152,11 +179,13 @@ class ClubConsumer(AsyncWebsocketConsumer):
         """The place `admit` took and the socket's thread are given back, and its tasks stopped, however the
         socket ends: closed, failed in a handler, or cancelled by Daphne when a handler overran its close
         timeout (no disconnect runs then)."""
+        gate = _RateGate(self, receive)
         try:
             async with kept_threads.own_thread():
                 try:
-                    await super().__call__(scope, receive, send)
+                    await super().__call__(scope, gate.receive, send)
                 finally:
+                    await gate.stop()
                     await self.stop_tasks()
                     try:
                         await self.leave()
@@ -167,7 +196,10 @@ class ClubConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """A browser's message goes to what claims its "kind" (`handler_for`); anything else (and anything that is no
-        JSON object) gets the socket's own answer (`unclaimed`), and changes nothing."""
+        JSON object) gets the socket's own answer (`unclaimed`), and changes nothing. Each was charged to the socket's
+        rate as it arrived (`_RateGate`); once the socket is closing, what is still queued is dropped unread."""
+        if self.closing:
+            return
         try:
             data = parse_message(text_data, bytes_data)
         except Refused as refused:
@@ -183,6 +215,15 @@ class ClubConsumer(AsyncWebsocketConsumer):
         except Exception:
             log.exception("socket %s: the %r handler failed", self.channel_name, kind)
             await self.unclaimed(gettext("That message could not be handled; try again."))
+
+    def within_rate(self) -> bool:
+        """One message's token from the socket's bucket (made at its first message; SOCKET_MESSAGE_BURST 0: no
+        limit)."""
+        if self.bucket is None:
+            if settings.SOCKET_MESSAGE_BURST <= 0:
+                return True
+            self.bucket = TokenBucket(burst=settings.SOCKET_MESSAGE_BURST, rate=settings.SOCKET_MESSAGES_PER_SECOND)
+        return self.bucket.take()
 
     def handler_for(self, kind: str) -> Callable[[dict[str, Any]], Awaitable[None]] | None:
         """What answers a browser's message of this "kind": the feature that claims it (a consumer answers its
@@ -282,6 +323,66 @@ class ClubConsumer(AsyncWebsocketConsumer):
         if not self.closing:
             await super().close(code, reason)
             self.closing = True  # only once it went out: Daphne refuses some codes (it raises), the socket stays
+
+
+class _RateGate:
+    """Where a club socket's frames are charged to its rate: as they arrive, before anything reads them.
+
+    Channels hands a consumer its next frame only once the handler before it is done, and a table socket's `connect`
+    takes a few trips to the database. A client that floods from the moment the handshake completes had Daphne
+    queue tens of thousands of frames in that time (each Daphne read of 64 KiB is thousands of one-byte frames),
+    every one to be read, answered or dropped after it: the socket was closed seconds late, if ever. So the frames
+    are taken from Daphne's queue as they come, by a task of the socket's own beside its handlers: each is charged
+    to the bucket, a frame over the rate closes the socket (CLOSE_TOO_FAST), and frames of a closing socket are
+    dropped. Only what the bucket allowed waits for the handlers, so what a socket can have queued is bounded too.
+    Everything else (connect, disconnect) passes through as it came."""
+
+    def __init__(self, consumer: ClubConsumer, receive: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        self.consumer, self.upstream = consumer, receive
+        self.passed: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.pump: asyncio.Task[None] | None = None
+        self.over = False  # the socket went over its rate: nothing it sends is read any more
+
+    async def receive(self) -> dict[str, Any]:
+        """The consumer's `receive`: the next message that passed the gate."""
+        if self.pump is None:  # started by the consumer's first read, once it can send (to close)
+            self.pump = asyncio.create_task(self._pump())
+        return await self.passed.get()
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                message = await self.upstream()
+                if message.get("type") == "websocket.receive" and not await self._admits():
+                    continue
+                self.passed.put_nowait(message)
+                if message.get("type") == "websocket.disconnect":
+                    return
+        except Exception:  # the consumer must not wait for ever on a gate that is gone: it ends as if disconnected
+            log.exception("socket %s: its frames could not be read", self.consumer.channel_name)
+            self.passed.put_nowait({"type": "websocket.disconnect", "code": 1011})
+
+    async def _admits(self) -> bool:
+        """Whether a frame goes on to the handlers: not once the socket is closing or over its rate (the first frame
+        over it closes the socket)."""
+        consumer = self.consumer
+        if self.over or consumer.closing:
+            return False
+        if consumer.within_rate():
+            return True
+        self.over = True
+        log.warning("socket %s of member %s: over its message rate, closed", consumer.channel_name,
+                    getattr(consumer.scope.get("user"), "pk", None))
+        try:
+            await consumer.close(code=CLOSE_TOO_FAST)
+        except Exception:  # the connection is gone already: its disconnect is on its way
+            log.exception("socket %s: could not close it", consumer.channel_name)
+        return False
+
+    async def stop(self) -> None:
+        if self.pump is not None:
+            self.pump.cancel()
+            await asyncio.gather(self.pump, return_exceptions=True)
 
 
 class UnknownPathConsumer(AsyncWebsocketConsumer):

@@ -76,7 +76,8 @@ def close_codes() -> dict[str, int]:
 
 def test_every_close_code_of_the_consumers_is_one_daphne_can_send() -> None:
     codes = close_codes()
-    assert {"CLOSE_TRY_AGAIN", "CLOSE_UNAUTHENTICATED", "CLOSE_NOT_FOUND", "CLOSE_TOO_MANY"} <= set(codes)
+    named = {"CLOSE_TRY_AGAIN", "CLOSE_UNAUTHENTICATED", "CLOSE_NOT_FOUND", "CLOSE_TOO_MANY", "CLOSE_TOO_FAST"}
+    assert named <= set(codes)
     for name, code in codes.items():
         daphne_close(code)  # raises for a code autobahn refuses
         assert code == 1000 or 3000 <= code <= 4999, name
@@ -110,7 +111,11 @@ def test_the_browser_knows_the_come_back_code_and_the_codes_that_mean_stop() -> 
     assert stopped
     stop_codes = {int(code) for code in re.findall(r"(\d{4}):", stopped.group(1))}
     assert stop_codes == {sockets.CLOSE_UNAUTHENTICATED, sockets.CLOSE_PRIVATE, sockets.CLOSE_NOT_FOUND,
-                          sockets.CLOSE_TOO_MANY}
+                          sockets.CLOSE_TOO_MANY, sockets.CLOSE_TOO_FAST}
+    # Each stop says why in the page's words (templates/tables/socket_words.html), in the member's language.
+    words = (ROOT / "templates" / "tables" / "socket_words.html").read_text()
+    for name in re.findall(r'\d{4}: \["([a-z-]+)"', stopped.group(1)):
+        assert f'data-said-{name}="{{% translate ' in words, name
     assert sockets.CLOSE_TRY_AGAIN not in stop_codes
 
 
