@@ -20,7 +20,7 @@ NASTY = (
     "9999-12-31", "0001-01-01", "10000-01-01", "2026-02-30",  # the calendar's limits, and beyond
     "²", "١٢", "\uff11",  # digits int() reads (or fails on) that nobody types as a number
     "9" * 40, "-1", "0", "",  # too big for any database integer, negative, zero, empty
-    "<x'\"%>", "https://evil.example/",  # markup and quotes; another site (a `next`)
+    "<x'\"%>", "https://evil.example/", "a\x00b",  # markup and quotes; another site (a `next`); a NUL
 )
 """What a crafted request puts in every field and query parameter."""
 

@@ -10,7 +10,8 @@ right and a wrong guess get the same answer.
 The date hierarchy's own parameters (`created_at__year`, `__month`, `__day`) are read as every number a request
 carries is (request_numbers.py: ASCII digits only) and must name a day of the club's calendar (request_dates.py):
 Django computes the next year or day from them, which for 9999 overflowed into a 500. A day outside is refused as
-Django refuses any lookup it cannot use (IncorrectLookupParameters: the changelist's "?e=1").
+Django refuses any lookup it cannot use (IncorrectLookupParameters: the changelist's "?e=1"), and so is a filter
+value with a NUL character, which PostgreSQL cannot compare with text.
 """
 
 from __future__ import annotations
@@ -78,6 +79,10 @@ class DeclaredLookupsOnly:
     def get_changelist_instance(self, request: HttpRequest) -> Any:
         if self.date_hierarchy and not hierarchy_day_allowed(request, self.date_hierarchy):
             raise IncorrectLookupParameters(f"{self.date_hierarchy}: no day of the club's calendar")
+        if any("\x00" in value for _key, values in request.GET.lists() for value in values):
+            # PostgreSQL's text holds no NUL, and psycopg refuses one in a filter's value with an error Django
+            # lets through (a 500); no choice a list filter offers has one.
+            raise IncorrectLookupParameters("a NUL character in a filter")
         return super().get_changelist_instance(request)
 
 
