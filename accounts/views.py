@@ -9,13 +9,13 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts.forms import NAME_TAKEN_MEANWHILE, ProfileForm, TurnSoundForm
 from accounts.members import suggest_members
+from accounts.next_page import same_site_next
 
 
 def profile(request: HttpRequest) -> HttpResponse:
@@ -40,16 +40,6 @@ def profile(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {"form": form}, status=400 if form.errors else 200)
 
 
-def _same_site_next(request: HttpRequest) -> str:
-    """Where the toggle was clicked, if that is a page of this site: anything else would make the toggle an
-    open redirect."""
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                                  require_https=request.is_secure()):
-        return target
-    return ""
-
-
 @require_POST
 def turn_sound(request: HttpRequest) -> HttpResponse:
     """Login is the site's default (LoginRequiredMiddleware); CSRF is Django's middleware's."""
@@ -57,7 +47,7 @@ def turn_sound(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return HttpResponseBadRequest(gettext("Sound on my turn is either on or off."))
     on = form.save(request.user)
-    back = _same_site_next(request)
+    back = same_site_next(request, request.POST.get("next"))  # where the toggle was clicked
     if request.htmx:
         return render(request, "accounts/turn_sound_toggle.html", {"turn_sound": on, "next": back})
     return redirect(back or "profile")

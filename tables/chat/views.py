@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.next_page import same_site_next
 from tables.chat import rendering
 from tables.chat.errors import ChatError
 from tables.chat.services import chat
@@ -81,4 +82,6 @@ def hide(request: HttpRequest, message_id: str) -> HttpResponse:
     if line is None or not request.user.is_staff:
         raise Http404
     chat.hide_lines(staff=request.user, message_ids=[line])
-    return HttpResponse(status=204) if request.htmx else redirect(request.POST.get("next") or reverse("lobby"))
+    if request.htmx:
+        return HttpResponse(status=204)
+    return redirect(same_site_next(request, request.POST.get("next")) or reverse("lobby"))

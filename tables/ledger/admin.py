@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.db import models
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -36,6 +37,7 @@ from tables.play.admin import may_change_play, member_filter, pretty_json, table
 from tables.play.admin_helpers.actions import with_reason
 from tables.play.admin_helpers.lookups import DeclaredLookupsOnly
 from tables.play.admin_helpers.readonly import ReadOnlyAdmin, ReadOnlyInline
+from tables.play.request_dates import ClubDayField
 from tables.play.request_numbers import record_id, whole_number
 from tables.play.services.admin_actions import void_round
 from tables.play.services.errors import TableError
@@ -149,6 +151,9 @@ class LedgerEntryAdmin(ReadOnlyRecords):
 
     def export_view(self, request: HttpRequest) -> HttpResponse:
         form = PeriodForm(request.GET or None)
+        if request.GET and not form.is_valid():  # not every entry instead of the period asked for
+            return HttpResponseBadRequest(" ".join(str(error) for errors in form.errors.values() for error in errors),
+                                          content_type="text/plain; charset=utf-8")
         period = form.period() if request.GET else {"game": None, "start": None, "end": None}
         entries = in_period(LedgerEntry.objects.all(), period["start"], period["end"])
         if period["game"]:
@@ -454,4 +459,6 @@ class SeasonAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
 
     list_display = ("name", "starts", "ends")
     date_hierarchy = "starts"
+    # The standings turn a season's days into moments: they are days of the club's calendar, as in every day box.
+    formfield_overrides = {models.DateField: {"form_class": ClubDayField}}
     ordering = ("-starts",)

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.fields import MemberField
 from rules.engine import registry
 from tables.models import game_choices
+from tables.play.request_dates import ClubDayField
 from tables.play.request_numbers import WholeNumberField
 
 _SPLIT = re.compile(r"[\s,;]+")
@@ -32,8 +33,8 @@ class PeriodForm(forms.Form):
     """A game and a date range; every field may be left empty."""
 
     game = forms.ChoiceField(required=False, label=_("Game"), choices=lambda: [("", _("All games")), *game_choices()])
-    start = forms.DateField(required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
+    start = ClubDayField(required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    end = ClubDayField(required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -145,7 +146,7 @@ class SheepsheadResultForm(forms.Form):
             help_text=_("Leaster: each player's tricks, same order.")
     )
     stake_cents = WholeNumberField(initial=100, label=_("Stake (cents)"))
-    played_on = forms.DateField(required=False, label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}),
+    played_on = ClubDayField(required=False, label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}),
                                 help_text=_("Empty: today."))
     note = forms.CharField(required=False, max_length=200, label=_("Note"))
     field_order = ["kind", *(f"player_{n}" for n in range(1, SEATS + 1))]
@@ -203,7 +204,7 @@ class HawkResultForm(forms.Form):
     nob_bonuses = forms.MultipleChoiceField(
         required=False, choices=BONUS_CHOICES, widget=forms.CheckboxSelectMultiple, label=_("Bonus kinds shown by NOB")
     )
-    played_on = forms.DateField(required=False, label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}),
+    played_on = ClubDayField(required=False, label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}),
                                 help_text=_("Empty: today."))
     note = forms.CharField(required=False, max_length=200, label=_("Note"))
     field_order = [f"player_{n}" for n in range(1, SEATS + 1)]

@@ -31,6 +31,7 @@ from rules.engine.moves import Move as EngineMove
 from tables.models import InPersonRecord, LedgerEntry, MatchPlace, MatchResult, Move, Round, Season, Seat
 from tables.play.amounts import points_text
 from tables.play.bot_names import bot_player_name, level_order
+from tables.play.request_dates import calendar_day
 from tables.play.selectors import name_seats, round_headline, seat_label
 
 HOUSE = gettext_noop("Bots (the house)")  # English here; shown through gettext(HOUSE)
@@ -38,6 +39,7 @@ HOUSE = gettext_noop("Bots (the house)")  # English here; shown through gettext(
 
 def in_period(entries: QuerySet[LedgerEntry], start: date | None, end: date | None) -> QuerySet[LedgerEntry]:
     """Entries booked from `start` to `end` (both days included, either may be open)."""
+    start, end = calendar_day(start), calendar_day(end)
     if start is not None:
         entries = entries.filter(created_at__date__gte=start)
     if end is not None:
@@ -269,8 +271,11 @@ def current_season(today: date | None = None) -> Season | None:
 
 
 def club_days(rows: QuerySet[Any], field_name: str, start: date | None, end: date | None) -> QuerySet[Any]:
-    """Rows whose `field_name` (a moment) falls on the club's days `start` to `end`, both included."""
+    """Rows whose `field_name` (a moment) falls on the club's days `start` to `end`, both included. Days beyond
+    the club's calendar (a season saved before it had limits) count as its first or last day: the next midnight
+    after 9999-12-31, or the first midnight of year 1 east of UTC, is no moment Python can hold."""
     zone = club_zone()
+    start, end = calendar_day(start), calendar_day(end)
     if start is not None:
         rows = rows.filter(**{f"{field_name}__gte": datetime.combine(start, time.min, tzinfo=zone)})
     if end is not None:

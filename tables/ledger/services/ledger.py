@@ -188,8 +188,8 @@ def replace_in_person(
     done to it before. The caller holds the transaction in which `record` was created."""
     if record.replaces_id != old.pk:
         raise LedgerError(gettext("The new record must name the record it replaces."))
-    standing = list(
-        LedgerEntry.objects.select_for_update().filter(in_person=old, reversed_by__isnull=True)
+    standing = list(  # the entries alone are locked: PostgreSQL locks no nullable side of the join to reversals
+        LedgerEntry.objects.select_for_update(of=("self",)).filter(in_person=old, reversed_by__isnull=True)
         .exclude(kind=LedgerEntry.Kind.REVERSAL).order_by("seat", "id")
     )
     if not standing:

@@ -17,6 +17,7 @@ from accounts.models import User
 from rules.engine import registry
 from tables.ledger.forms import BONUS_NAMES
 from tables.ledger.services.inperson import GAMES
+from tables.play.request_dates import ClubDayField
 from tables.play.request_numbers import WholeNumberField
 from tables.treasury.services.nights import LEASTER
 
@@ -38,7 +39,7 @@ def seat_help() -> str:
 class OpenNightForm(forms.Form):
     """Date, game, players in seat order and (for a money game) the stake; the service checks the count."""
 
-    played_on = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    played_on = ClubDayField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     stake_cents = WholeNumberField(
         required=False, initial=100, label=_("Stake (cents)"), help_text=_("For games played for money (Sheepshead)."),

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.fields import MemberField
 from tables.ledger.forms import BONUS_CHOICES
 from tables.models import InPersonRecord
+from tables.play.request_dates import ClubDayField
 from tables.play.request_numbers import WholeNumberField
 
 Kind = InPersonRecord.Kind
@@ -43,7 +44,7 @@ class ReplaceForm(forms.Form):
                                              widget=forms.CheckboxSelectMultiple, label=_("Bonus kinds shown by LAFH"))
     nob_bonuses = forms.MultipleChoiceField(required=False, choices=BONUS_CHOICES,
                                             widget=forms.CheckboxSelectMultiple, label=_("Bonus kinds shown by NOB"))
-    played_on = forms.DateField(label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    played_on = ClubDayField(label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     note = forms.CharField(required=False, max_length=200, label=_("Note"))
     reason = forms.CharField(required=False, max_length=300, label=_("Reason"),
         widget=forms.TextInput(attrs={"size": 60}),

@@ -19,6 +19,7 @@ from rules.engine import registry
 from rules.engine.api import GameSpec
 from tables.ledger.selectors import EntryAmounts, club_days, money_text
 from tables.models import InPersonRecord, LedgerEntry
+from tables.play.request_dates import calendar_day
 from tables.play.selectors import round_headline
 
 
@@ -144,7 +145,7 @@ def statement(*, member: User, game: str | None = None, start: date | None = Non
         mine = mine.filter(game=game)
     opening: dict[str, int] = {}
     if start is not None:
-        before = club_days(mine, "created_at", None, start - timedelta(days=1))
+        before = club_days(mine, "created_at", None, calendar_day(start) - timedelta(days=1))
         opening = {row["game"]: row["total"] or 0 for row in before.values("game").annotate(total=Sum("amount"))
                    .order_by()}
     entries = list(club_days(mine, "created_at", start, end)

@@ -27,6 +27,7 @@ from tables.ledger.forms import split_words
 from tables.ledger.services import inperson
 from tables.ledger.services.inperson import InPersonError, Priced
 from tables.models import ClubNight
+from tables.play.request_numbers import record_id
 from tables.play.services.errors import NotAllowed
 
 LEASTER = "leaster"
@@ -91,15 +92,18 @@ def open_sheet(
 
 def _named(value: Any, members: Sequence[User]) -> Any:
     """A member chosen from the sheet's list (their id) as the service takes them: the member when they sit at this
-    table, any other member as themselves (the service then says they are not one of the players), else the text."""
+    table, any other member as themselves (the service then says they are not one of the players), else the text.
+    The id is read as every id from a request is (request_numbers.record_id): `"²".isdigit()` is true and `int()`
+    fails on it, and `int("\u0661")` (an Arabic-Indic one) is 1, a member nobody chose."""
     text = str(value or "").strip()
     if not text:
         return None
-    if text.isdigit():
+    chosen = record_id(text)
+    if chosen is not None:
         for member in members:
-            if member.pk == int(text):
+            if member.pk == chosen:
                 return member
-        other = User.objects.filter(pk=int(text)).first()
+        other = User.objects.filter(pk=chosen).first()
         if other is not None:
             return other
     return text
