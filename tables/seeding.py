@@ -58,17 +58,21 @@ def seed_members(*, seeds_dir: Path = SEEDS_DIR) -> SeedReport:
 
 
 def seed_open_tables() -> list[Table]:
-    """One open table per game, every seat a bot but the first: sit down and the match starts."""
+    """One open table per game, every seat a bot but the first: sit down and the match starts.
+
+    They are the club's own (no creator): a member's open tables are limited (tables.play.services.table_limits),
+    and the demo's four must not use up a staff member's share, as they did when the first staff member opened them
+    (older demo databases are handed back to the club here)."""
     created = []
-    host = User.objects.filter(is_staff=True).order_by("pk").first()
     with transaction.atomic():
+        Table.objects.filter(name=DEMO_TABLE_NAME, status=Table.Status.OPEN, created_by__is_staff=True).update(
+            created_by=None)
         for spec in registry.all_specs():
             if Table.objects.filter(game=spec.key, name=DEMO_TABLE_NAME, status=Table.Status.OPEN).exists():
                 continue
             config = spec.make_config()
             table = Table.objects.create(
                 game=spec.key, name=DEMO_TABLE_NAME, seat_count=config.players, options=dict(config.options),
-                created_by=host,
             )
             now = timezone.now()
             Seat.objects.bulk_create(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -10,6 +13,18 @@ from tests.e2e.conftest import log_in
 pytestmark = pytest.mark.e2e
 
 PASSWORD = "a-browser-password-93"
+
+
+def confirmation_link(server, email: str, timeout: float = 30.0) -> str:
+    """The link of the confirmation mailed to `email`: the site prints its mails on its console (the server's log)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        log = server.log()
+        start = log.rfind(f"To: {email}")
+        if start >= 0 and (found := re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+)", log[start:])):
+            return found.group(1)
+        time.sleep(0.2)
+    raise AssertionError(f"no confirmation mailed to {email} in the server's log")
 
 
 def test_newcomer_signs_up_logs_out_logs_in_and_sees_members_arrive(browser, server, shots) -> None:
@@ -23,7 +38,11 @@ def test_newcomer_signs_up_logs_out_logs_in_and_sees_members_arrive(browser, ser
     page.fill("input[name=password2]", PASSWORD)
     page.fill("input[name=display_name]", "Nell Newcomer")
     page.click("main form button[type=submit]")  # main: the header has forms too (language)
-    page.wait_for_url(f"{server.url}/lobby/")
+    # Not in until the address is confirmed: the same answer whether or not the address was a member's already.
+    page.wait_for_url(f"{server.url}/accounts/confirm-email/")
+    page.goto(server.url + confirmation_link(server, "newcomer@example.org"))
+    page.click("main form button[type=submit]")
+    log_in(page, server, "newcomer", PASSWORD)
     expect(page.get_by_test_id("who")).to_have_text("Nell Newcomer")
 
     page.get_by_role("button", name="Log out").click()
