@@ -36,6 +36,17 @@ def database_url() -> str:
 
 
 @pytest.fixture
+def daphne(tmp_path: Path) -> Iterator[Daphne]:
+    """One Daphne on this tier's PostgreSQL and Redis, with the site's default settings."""
+    server = Daphne(port=free_port(), env={"DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL,
+                                           "DEBUG": "true"}, log_path=tmp_path / "daphne.log")
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+@pytest.fixture
 def two_daphnes(tmp_path: Path) -> Iterator[list[Daphne]]:
     """Two Daphne processes on this tier's PostgreSQL and Redis (a test module may define its own, with more
     settings)."""

@@ -6,19 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.test import Client
 
 from tables.models import ChatMessage
 from tables.play.sockets import CLOSE_TOO_FAST
-from tests.servers import Daphne, free_port
-from tests.services.conftest import database_url
+from tests.servers import Daphne
 from tests.sockets import move_for_whoever_acts, session_cookie, version_of
 from tests.tables.helpers import full_table
 
@@ -28,15 +24,6 @@ FRAMES = 3000
 PATIENCE = 20.0
 
 
-@pytest.fixture
-def daphne(tmp_path: Path) -> Iterator[Daphne]:
-    """One Daphne on the site's default socket limits (burst 30, 5 a second)."""
-    server = Daphne(port=free_port(), env={"DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL,
-                                           "DEBUG": "true"}, log_path=tmp_path / "daphne.log")
-    try:
-        yield server.start()
-    finally:
-        server.stop()
 
 
 def open_socket(server: Daphne, path: str, cookie: str) -> websockets.connect:

@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from tests.servers import Daphne, free_port
-from tests.services.conftest import database_url
 from tests.tables.helpers import full_table
 from tests.tables.play.test_socket_sessions import (  # noqa: F401  (the same tests, on PostgreSQL and Redis)
     test_a_new_password_closes_every_session_of_that_member_and_no_one_elses,
@@ -26,14 +21,6 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True), pyt
 
 
 
-@pytest.fixture
-def daphne(tmp_path: Path) -> Iterator[Daphne]:
-    server = Daphne(port=free_port(), env={"DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL,
-                                           "DEBUG": "true"}, log_path=tmp_path / "daphne.log")
-    try:
-        yield server.start()
-    finally:
-        server.stop()
 
 
 async def close_code(sock: websockets.ClientConnection, timeout: float = 5.0) -> int | None:
