@@ -226,3 +226,14 @@ def test_a_line_names_its_author_by_display_name_and_username(make_member) -> No
     page = client_for(bob).get("/lobby/").content.decode()
     assert '<a class="chat-who" href="/members/alice/"><strong class="chat-name">Ally</strong>' in page
     assert '<span class="chat-handle">@alice</span>' in page
+
+
+def test_a_member_shown_by_their_username_is_named_once_still_linked(make_member) -> None:
+    """No display name may read like another member's username, so the username alone is unambiguous."""
+    alice, bob = make_member("alice"), make_member("bob")
+    alice.display_name = ""
+    alice.save()
+    chat.post_line(author=alice, table_id=None, text="hello")
+    page = client_for(bob).get("/lobby/").content.decode()
+    assert '<a class="chat-who" href="/members/alice/"><strong class="chat-name">alice</strong></a>' in page
+    assert "@alice" not in page

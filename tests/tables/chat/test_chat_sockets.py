@@ -50,7 +50,7 @@ async def connect(path: str, user) -> object:
 
 @sync_to_async
 def setup(make_member):
-    alice, bob, carol = make_member("alice"), make_member("bob"), make_member("carol")
+    alice, bob, carol = make_member("alice", display_name="Alice"), make_member("bob"), make_member("carol")
     return running_table(alice, bob), alice, bob, carol
 
 
