@@ -13,6 +13,8 @@ from pathlib import Path
 
 import environ
 
+from config.database import postgresql_options
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -143,6 +145,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2, "max_size": env.int("DATABASE_POOL_SIZE", default=20), "timeout": 10,
     }
+    # No lock wait and no statement runs for ever: PostgreSQL ends them with an error, so a table's clock step
+    # waiting on a lock fails, is logged and is retried, and never freezes its table (config/database.py, which
+    # also says which commands run with other limits). Seconds; 0: none.
+    DATABASES["default"]["OPTIONS"]["options"] = postgresql_options(
+        lock_timeout=env.float("DATABASE_LOCK_TIMEOUT", default=10),
+        statement_timeout=env.float("DATABASE_STATEMENT_TIMEOUT", default=30),
+        given=DATABASES["default"]["OPTIONS"].get("options", ""),
+    )
 
 REDIS_URL = env.str("REDIS_URL", default="")
 # Messages a channel holds before the layer drops what comes next (Channels' default: 100). A lobby

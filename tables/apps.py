@@ -16,7 +16,11 @@ class TablesConfig(AppConfig):
         its first socket). Chat rides play's sockets (its messages by their "kind", its group events as
         `feature.event`, its lines on connect), shows its pane on the table page, and releases spectators' lines to
         the players when play sends `round_finished`. Invitations end with their table (play's `table_stopped_waiting`)
-        and, out of time, on the table clock's passes (`add_job`)."""
+        and, out of time, on the table clock's passes (`add_job`). `manage.py migrate` runs without the statement
+        timeout every other PostgreSQL connection has (config/database.py says why)."""
+        from django.db.models.signals import post_migrate, pre_migrate
+
+        from config.database import lift_statement_timeout, restore_statement_timeout
         from tables.chat import consumers as chat_sockets
         from tables.chat import receivers as chat_receivers  # noqa: F401  (connects the chat's receiver)
         from tables.chat.rendering import pane_html
@@ -29,6 +33,8 @@ class TablesConfig(AppConfig):
         from tables.quickplay.sweeper import start_quick_play_sweeper
         from tables.ratings import receivers as rating_receivers  # noqa: F401  (rates each recorded match)
 
+        pre_migrate.connect(lift_statement_timeout, dispatch_uid="migrate-without-statement-timeout")
+        post_migrate.connect(restore_statement_timeout, dispatch_uid="statement-timeout-after-migrate")
         sockets.start_with_sockets(start_table_clock)
         add_job("invitations", EndedInvitations())  # invitations out of time end, and their lobbies are told
         sockets.start_with_sockets(start_quick_play_sweeper)

@@ -18,10 +18,11 @@ PROBE = (
     "'layer_capacity': s.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('capacity'), "
     "'cache': s.CACHES['default']['BACKEND'], 'debug': s.DEBUG}))"
 )
+TIMEOUTS = ("DATABASE_LOCK_TIMEOUT", "DATABASE_STATEMENT_TIMEOUT")
 
 
 def load(env: dict[str, str], module: str = "config.settings") -> dict:
-    base = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG"}}
+    base = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", *TIMEOUTS}}
     base["DJANGO_SETTINGS_MODULE"] = module
     out = subprocess.run([sys.executable, "-c", PROBE], env={**base, **env}, capture_output=True, text=True,
                          cwd=settings.BASE_DIR, check=True)
@@ -46,6 +47,17 @@ def test_database_and_redis_urls_switch_to_postgres_and_channels_redis() -> None
     assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
     assert loaded["layer_hosts"] == [{"address": "redis://127.0.0.1:6379/0", "socket_timeout": 60}]
     assert loaded["cache"] == "config.redis_cache.RedisCache"  # Django's, one pool per process
+
+
+def test_postgresql_connections_open_with_a_lock_timeout_and_a_statement_timeout() -> None:
+    """No lock wait and no query runs for ever on PostgreSQL (10 s and 30 s unless the environment says), and an
+    `options` the database URL gives is kept; the seconds may be fractions, and 0 means none."""
+    url = "postgres://postgres@127.0.0.1:5432/test"
+    assert load({"DATABASE_URL": url})["options"]["options"] == "-c lock_timeout=10000 -c statement_timeout=30000"
+    tuned = load({"DATABASE_URL": f"{url}?options=-c%20search_path%3Dclub", "DATABASE_LOCK_TIMEOUT": "2.5",
+                  "DATABASE_STATEMENT_TIMEOUT": "0"})
+    assert tuned["options"]["options"] == "-c search_path=club -c lock_timeout=2500 -c statement_timeout=0"
+    assert "options" not in load({})["options"]  # SQLite bounds its lock waits with its busy timeout
 
 
 def test_both_channel_layers_hold_a_burst_of_lobby_messages() -> None:
