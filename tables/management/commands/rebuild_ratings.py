@@ -3,7 +3,9 @@
 Django finds commands only in an app's own `management/commands/` (the app is `tables`), so this one lives
 here and calls the ratings' service. Without `--check` it makes the stored ratings and rating changes
 exactly the replay's (and rates results recorded without a rating); with `--check` it only reports the
-differences and exits with an error when there are any, so it can be scripted.
+differences and exits with an error when there are any, so it can be scripted. Either way it may run while the
+club plays: it holds the games' rating locks only for its short last step (see the service), and keeps the
+connection's lock and statement timeouts (config/database.py).
 """
 
 from __future__ import annotations
