@@ -4,8 +4,9 @@ It starts when the process starts serving (config/asgi.py asks Daphne's reactor 
 `start_process_tasks` once it runs) and, failing that, with the process's first socket; it then runs with
 no page open. Each pass runs the sweep (tables.play.services.clock.sweep) on a thread of its own and sleeps
 until the next thing is due, or `TABLE_CLOCK_SECONDS` at most (another process may have made something
-due); a commit of this process that makes something due sooner wakes it at once (`wake`), which is what
-paces bots to the table's speed. A pass that fails is logged and the next one retries.
+due); a commit of this process that makes something due sooner wakes it at once (tables.play.wakeups, which the
+running clock listens to), which is what paces bots to the table's speed. A pass that fails is logged and the
+next one retries.
 
 Features that play may not import give the clock work of their own (`add_job`, from `TablesConfig.ready`: the
 invitations end those that ran out of time and tell the invited member's lobby). Each pass runs play's sweep,
@@ -16,9 +17,11 @@ others from running, and the next pass runs it again. A job says when it next ne
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import logging
+import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -27,6 +30,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.asgi_handler import kept_threads
+from tables.play import wakeups
+from tables.play.services.clock import sweep as tables_sweep
 
 log = logging.getLogger(__name__)
 
@@ -65,35 +70,47 @@ class Clock:
         self.seconds = seconds
         self.loop = loop
         self.alarm = asyncio.Event()
-        self.planned: datetime | None = None  # when it next looks unless woken (read from other threads)
+        # `planned` is read, compared and written under this lock, from the loop's thread and any thread that
+        # commits: else a wake-up could be overwritten by a later time computed from what was planned before it.
+        self._lock = threading.Lock()
+        self.planned: datetime | None = None  # when it next looks unless woken
         self.passes = 0
         self.task: asyncio.Task[None] | None = None
 
     def wake(self, at: datetime) -> None:
         """From any thread: look at `at` rather than later."""
-        planned = self.planned
-        if planned is None or at < planned:
+        with self._lock:
+            planned = self.planned
+            if planned is not None and planned <= at:
+                return
             self.planned = at
+        with contextlib.suppress(RuntimeError):  # its loop has closed (the process, or a test, is ending)
             self.loop.call_soon_threadsafe(self.alarm.set)
 
     async def run(self) -> None:
         async with kept_threads.own_thread():
             while True:
                 next_due: datetime | None = None
-                self.planned = None  # while it sweeps, any wake counts (it may be for a commit the sweep missed)
+                with self._lock:
+                    self.planned = None  # while it sweeps, any wake counts (it may be for a commit the sweep missed)
                 try:
                     next_due = await database_sync_to_async(self.sweep)()
                 except Exception:  # the clock must not stop: what is due stays due, the next pass retries
                     log.exception("table clock: a pass failed")
                 self.passes += 1
-                times = [timezone.now() + timedelta(seconds=self.seconds), next_due, self.planned]
-                self.planned = min(t for t in times if t is not None)
+                with self._lock:
+                    times = [timezone.now() + timedelta(seconds=self.seconds), next_due, self.planned]
+                    self.planned = min(t for t in times if t is not None)
                 await self._sleep()
 
     async def _sleep(self) -> None:
         """Until `planned`, which a `wake` from any thread may bring forward while it sleeps."""
         while True:
-            ahead = (self.planned - timezone.now()).total_seconds()
+            with self._lock:
+                planned = self.planned
+            if planned is None:
+                return
+            ahead = (planned - timezone.now()).total_seconds()
             if ahead <= 0:
                 return
             self.alarm.clear()  # a wake's alarm is set from the loop, after this, so it is never missed
@@ -119,21 +136,13 @@ def start(sweep: Sweep) -> Clock | None:
     # Not in the context of whoever starts it: the clock outlives that socket or request.
     clock.task = loop.create_task(clock.run(), context=contextvars.Context())
     _clock = clock
+    wakeups.listen(clock.wake)
     return clock
 
 
 def start_table_clock() -> None:
     """What the process starts when it serves (registered in `TablesConfig.ready`)."""
-    from tables.play.services.clock import sweep  # here, not above: the services wake this module's clock
-
-    start(functools.partial(run_pass, sweep))
-
-
-def wake(at: datetime) -> None:
-    """Called after a commit that made something due at `at`: this process's clock looks then."""
-    clock = _clock
-    if clock is not None and clock.task is not None and not clock.task.done() and not clock.loop.is_closed():
-        clock.wake(at)
+    start(functools.partial(run_pass, tables_sweep))
 
 
 def stop() -> None:
@@ -141,4 +150,5 @@ def stop() -> None:
     global _clock
     if _clock is not None and _clock.task is not None:
         _clock.task.cancel()
+    wakeups.listen(None)
     _clock = None
