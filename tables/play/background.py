@@ -188,7 +188,7 @@ class Clock:
         current = self.running = Pass(self.sweep)
         work = current.work = asyncio.ensure_future(database_sync_to_async(current.run)())
         try:
-            done, _ = await asyncio.wait({work}, timeout=self.pass_timeout)
+            done, _ = await asyncio.wait({work}, timeout=self.pass_timeout or None)  # 0: no limit
         except BaseException:  # the clock is cancelled: the pass's call is let go with it
             work.cancel()
             raise
