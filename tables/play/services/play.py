@@ -589,9 +589,10 @@ def deal_in_place_of_voided(live: Live) -> None:
 
 
 def deal_next_round(live: Live) -> None:
-    """Deal the round after `live`'s current one, with every seat not ready again, and save (a new version). The
-    caller holds the table's lock and has decided the next round is due: every member present is ready (here), or
-    the pause ran out (the table clock)."""
+    """Deal the round after `live`'s current one, every seat not ready again, and save it (a new version). The
+    caller holds the table's lock and has decided the next round is due: every member present is ready
+    (`ready_for_next_round`), the pause ran out (the table clock's step), or an admin voided the round
+    (`deal_in_place_of_voided`)."""
     Seat.objects.filter(table=live.table).update(ready=False)
     for seat in live.seats:
         seat.ready = False
