@@ -196,6 +196,10 @@ QUICK_PLAY_SWEEP_SECONDS = env.float("QUICK_PLAY_SWEEP_SECONDS", default=5.0)
 # tables where something is due (a bot's move, a time-out, the next round, a member gone offline), and at once
 # when a move of its own made something due sooner. Owned by the server: it runs with no page open.
 TABLE_CLOCK_SECONDS = env.float("TABLE_CLOCK_SECONDS", default=1.0)
+# A pass of the table clock that takes longer than this (seconds) is logged as an error and given up: its thread is
+# left to finish it and the next passes run on a fresh one, so one stuck pass never stops the process's clock
+# (0: no limit).
+TABLE_CLOCK_PASS_TIMEOUT = env.float("TABLE_CLOCK_PASS_TIMEOUT", default=60.0)
 # Bots' searches (normal and strong bots' moves) may take this share of one core of each process's table clock,
 # shared fairly between the members they serve (tables/play/search_budget.py); 0: no budget.
 TABLE_SEARCH_SHARE = env.float("TABLE_SEARCH_SHARE", default=0.25)

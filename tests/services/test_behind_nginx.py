@@ -12,6 +12,7 @@ import asyncio
 import datetime
 import html
 import http.client
+import json
 import os
 import random
 import re
@@ -347,6 +348,26 @@ def test_the_lobby_socket_connects_through_nginx(site: Site, alice: User) -> Non
 
     message = asyncio.run(first_message())
     assert re.search(r'data-count="\d+"', message), message
+
+
+HEALTHY = {"Database(alias='default')": "OK", "Cache(alias='default')": "OK", "TableClock(state='on')": "OK"}
+
+
+def test_health_answers_through_nginx_and_at_each_process_own_port_with_the_database_redis_and_its_clock(
+        site: Site) -> None:
+    """The checks on PostgreSQL and Redis, each process's clock started by Daphne with no page open; at a process's
+    own port as deploy/README.md's probe asks (the site's host name, and HTTPS as nginx would have said: the
+    production settings redirect anything else)."""
+    status, _, body = Browser(site, FIRST).request("GET", "/health/", headers=[("Accept", "application/json")])
+    assert (status, json.loads(body)) == (200, HEALTHY)
+    for daphne in site.daphnes:
+        conn = http.client.HTTPConnection("127.0.0.1", daphne.port, timeout=30)
+        try:
+            conn.request("GET", "/health/", headers={"Host": "club.example.org", "X-Forwarded-Proto": "https"})
+            response = conn.getresponse()
+            assert (response.status, json.loads(response.read())) == (200, HEALTHY)
+        finally:
+            conn.close()
 
 
 def test_nginx_answers_plain_http_with_a_redirect_to_https(site: Site) -> None:

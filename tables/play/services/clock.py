@@ -35,7 +35,7 @@ from tables.models import Move, Seat, Table
 from tables.play import push
 from tables.play.search_budget import Search, SearchBudget
 from tables.play.services import presence
-from tables.play.services.play import Live, _next_round, locked_table
+from tables.play.services.play import Live, deal_next_round, locked_table
 
 log = logging.getLogger(__name__)
 
@@ -254,7 +254,7 @@ def _step(*, table_id: int, now: datetime, planned: Planned | None) -> Stepped:
             pause_over = live.round.deadline is not None and live.round.deadline <= now
             # the pause ran out, or the last member not ready went offline and everyone still here is ready
             if not live.match.over and (pause_over or (changed and not live.waiting_for_ready())):
-                _next_round(live)  # deals and saves
+                deal_next_round(live)  # deals and saves
                 return Stepped(changed=True, due_at=live.table.due_at)
         elif (step := bot_step(live)) is not None:
             seat, actor = step

@@ -20,7 +20,6 @@ from collections.abc import Callable, Mapping, Sequence
 from copy import copy
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -37,7 +36,7 @@ from rules.engine.rng import new_seed
 from rules.engine.text import to_data
 from tables.i18n import say
 from tables.models import Match, Move, Round, Seat, Table, TableSocket
-from tables.play import background, move_log, pace, push, snapshots
+from tables.play import move_log, pace, push, snapshots, wakeups
 from tables.play.selectors import name_seats, seat_label
 from tables.play.services.errors import IllegalPlay, NoSuchTable, NotSeated, StaleVersion, TableError
 from tables.play.signals import match_ended, round_finished, table_stopped_waiting
@@ -418,7 +417,7 @@ class Live:
         transaction.on_commit(remember_snapshot, robust=True)
         push.table_changed(self.table)
         if self.table.due_at is not None:
-            clock_wake(self.table.due_at)
+            wakeups.after_commit(self.table.due_at)
         if self.table.status != Table.Status.RUNNING:
             push.lobby_changed()
 
@@ -493,11 +492,6 @@ def _expect_members(table: Table, seats: list[Seat]) -> None:
         Seat.objects.filter(pk__in=[s.pk for s in expected]).update(gone_at=at, offline_since=None)
         for seat in expected:
             seat.gone_at, seat.offline_since = at, None
-
-
-def clock_wake(at: datetime) -> None:
-    """Once committed, wake this process's table clock if `at` is sooner than it planned to look."""
-    transaction.on_commit(partial(background.wake, at), robust=True)
 
 
 def commitment_of(seed: str, salt: str) -> str:
@@ -584,17 +578,21 @@ def ready_for_next_round(*, table_id: int | None = None, table_code: str | None 
         if live.waiting_for_ready():
             live.save()  # a new version: the others see this member ready
         else:
-            _next_round(live)  # deals with the same table object, so its version is the new one
+            deal_next_round(live)  # deals with the same table object, so its version is the new one
         return live.table.version
 
 
 def deal_in_place_of_voided(live: Live) -> None:
     """Deal the next round in place of `live`'s current one, which an admin has just voided (and saved).
     The match stands as it did before that round: a voided round moves no totals and no dealer."""
-    _next_round(live)
+    deal_next_round(live)
 
 
-def _next_round(live: Live) -> None:
+def deal_next_round(live: Live) -> None:
+    """Deal the round after `live`'s current one, every seat not ready again, and save it (a new version). The
+    caller holds the table's lock and has decided the next round is due: every member present is ready
+    (`ready_for_next_round`), the pause ran out (the table clock's step), or an admin voided the round
+    (`deal_in_place_of_voided`)."""
     Seat.objects.filter(table=live.table).update(ready=False)
     for seat in live.seats:
         seat.ready = False

@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from tables.models import Seat, Table, TableSocket
-from tables.play import pace, push
-from tables.play.services.play import Live, clock_wake, locked_table
+from tables.play import pace, push, wakeups
+from tables.play.services.play import Live, locked_table
 
 
 def socket_opened(*, table_id: int, user: User, channel_name: str) -> None:
@@ -89,7 +89,7 @@ def _maybe_gone(*, table_id: int, user_id: int, now: datetime) -> None:
     at = now + pace.OFFLINE_AFTER
     Seat.objects.filter(pk=seat.pk).update(gone_at=at)
     Table.objects.filter(pk=table_id).filter(Q(due_at__isnull=True) | Q(due_at__gt=at)).update(due_at=at)
-    clock_wake(at)
+    wakeups.after_commit(at)
 
 
 def _presence_changed(table: Table, now: datetime) -> None:

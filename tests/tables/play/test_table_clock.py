@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from tables.models import Move, Round, Table
-from tables.play import background
+from tables.play import background, wakeups
 from tables.play.services import clock, play, presence
 from tests.tables.helpers import current_round, full_table, play_one, seat_to_act, watching
 from tests.tables.play.table_life import TICK, close_page, due, moves_at, seat_of
@@ -308,7 +308,7 @@ async def test_the_clock_looks_again_when_the_sweep_says_something_is_due() -> N
 
 
 @pytest.mark.asyncio
-async def test_the_process_clock_starts_once_per_loop_and_is_woken_through_the_module(settings) -> None:
+async def test_the_process_clock_starts_once_per_loop_and_is_woken_by_the_processs_wakeups(settings) -> None:
     settings.TABLE_CLOCK_SECONDS = 0
     assert background.start(lambda: None) is None  # "never"
     settings.TABLE_CLOCK_SECONDS = 3600
@@ -318,9 +318,9 @@ async def test_the_process_clock_starts_once_per_loop_and_is_woken_through_the_m
         ticking = background.start(sweep)
         assert ticking is not None and background.start(sweep) is ticking
         await _until(sweep.reached[1])
-        background.wake(timezone.now())
+        wakeups.wake(timezone.now())  # as a commit of this process does (tables.play.wakeups.after_commit)
         await _until(sweep.reached[2])
     finally:
         background.stop()
         await asyncio.sleep(0)
-    background.wake(timezone.now())  # a stopped clock is not woken (and nothing fails)
+    wakeups.wake(timezone.now())  # a stopped clock is not woken (and nothing fails)
