@@ -284,9 +284,9 @@ def _open_table_presence(table: Table, now: datetime) -> Stepped:
     flipped = 0
     for seat in Seat.objects.filter(table=table, gone_at__lte=now):
         flipped += Seat.objects.filter(pk=seat.pk).update(offline_since=seat.gone_at, gone_at=None)
-    if open_tables.close_if_idle(table, now=now):
+    closed, due_at = open_tables.close_or_next_due(table, now=now)
+    if closed:
         return Stepped(changed=True, due_at=None)
-    due_at = open_tables.next_due(table, now=now)
     if not flipped:
         Table.objects.filter(pk=table.pk).update(due_at=due_at)
         return Stepped(changed=False, due_at=due_at)

@@ -87,29 +87,25 @@ def closes_at(table: Table, *, now: datetime, seats: Sequence[Seat] | None = Non
 def next_due(table: Table, *, now: datetime) -> datetime | None:
     """When the clock next has something to do at the open table: a member's absence starting to show
     (`Seat.gone_at`), or the table closing (`closes_at`), whichever comes first."""
-    seats = list(Seat.objects.filter(table=table))
-    pending = [s.gone_at for s in seats if s.gone_at is not None]
-    closing = closes_at(table, now=now, seats=seats)
-    times = [*pending, *([closing] if closing is not None else [])]
-    return min(times) if times else None
+    return _looked_at(table, now=now)[1]
 
 
-def close_if_idle(table: Table, *, now: datetime) -> bool:
-    """Under the table's lock (the caller's transaction: the clock's step): close the open table if nobody has been
-    at it for the idle time; whether it closed.
+def close_or_next_due(table: Table, *, now: datetime) -> tuple[bool, datetime | None]:
+    """Under the table's lock (the caller's transaction: the clock's step, once it has shown who is offline now):
+    close the open table if nobody has been at it for the idle time; (whether it closed, when it is next due).
 
     It closes as a table its last member leaves does, with its reason: no longer open, so it leaves the lobby (the
     lobby's sockets are told), holds nobody (its members' seats stay on it as a record, but a closed table counts
     for no one: neither as a seat held nor as its creator's open table) and ends its invitations (play's
     `table_stopped_waiting`); its page says why to whoever looks."""
-    closing = closes_at(table, now=now)
+    closing, due_at = _looked_at(table, now=now)
     if closing is None or closing > now:
-        return False
+        return False, due_at
     version = table.version + 1
     closed = Table.objects.filter(pk=table.pk, status=Table.Status.OPEN).update(
         status=Table.Status.ABANDONED, finished_at=now, close_reason=IDLE_CLOSED, due_at=None, version=version)
     if not closed:
-        return False
+        return False, None
     table.status, table.finished_at, table.close_reason, table.due_at, table.version = (
         Table.Status.ABANDONED, now, IDLE_CLOSED, None, version)
     Seat.objects.filter(table=table).update(gone_at=None)  # no absence is still to show at a closed table
@@ -117,5 +113,12 @@ def close_if_idle(table: Table, *, now: datetime) -> bool:
     table_stopped_waiting.send(sender=Table, table=table, ending="closed")
     push.table_changed(table)
     push.lobby_changed()
-    return True
+    return True, None
 
+
+def _looked_at(table: Table, *, now: datetime) -> tuple[datetime | None, datetime | None]:
+    """(when the table closes, when the clock next has something to do there), from one read of its seats."""
+    seats = list(Seat.objects.filter(table=table))
+    closing = closes_at(table, now=now, seats=seats)
+    times = [s.gone_at for s in seats if s.gone_at is not None] + ([closing] if closing is not None else [])
+    return closing, min(times) if times else None
