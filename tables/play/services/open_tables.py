@@ -76,8 +76,7 @@ def closes_at(table: Table, *, now: datetime, seats: Sequence[Seat] | None = Non
     if Presence.objects.filter(user_id__in=ids, last_seen__gte=alive_since).exists():
         away_since = now  # in the lobby: seen now
     else:
-        away_since = max([table.created_at, *(s.gone_at or s.offline_since or s.joined_at or table.created_at
-                                              for s in members)])
+        away_since = max(s.gone_at or s.offline_since or s.joined_at or table.created_at for s in members)
     closing = away_since + after
     invited = (Invitation.objects.filter(table=table, status=Invitation.Status.PENDING, expires_at__gt=now)
                .aggregate(last=Max("expires_at"))["last"])

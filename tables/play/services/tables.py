@@ -201,7 +201,7 @@ def leave_table(*, table_id: int, user: User) -> None:
                 Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED, finished_at=timezone.now(),
                                                          due_at=None)
                 table_stopped_waiting.send(sender=Table, table=table, ending="closed")
-            else:  # the one who leaves may have been the one member there: the others' absence counts from now on
+            else:  # the one who leaves may have been the only member there, the others long away: due sooner
                 _due_again(table)
             _bump(table)
             push.table_changed(table)
