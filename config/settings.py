@@ -207,6 +207,10 @@ TABLE_SEARCH_SHARE = env.float("TABLE_SEARCH_SHARE", default=0.25)
 TABLE_BOT_SPEED = env.str("TABLE_BOT_SPEED", default="normal")
 # A running table whose every member has been offline this long: the bots finish the round and it closes.
 TABLE_OFFLINE_CLOSE_MINUTES = env.float("TABLE_OFFLINE_CLOSE_MINUTES", default=10.0)
+# A table still waiting for players that no member seated there has attended this long (no page of the table
+# open, not in the lobby) closes by itself, leaving the lobby and its creator's share (tables/play/services/
+# open_tables.py); 0: open tables wait for ever.
+TABLE_OPEN_IDLE_CLOSE_MINUTES = env.float("TABLE_OPEN_IDLE_CLOSE_MINUTES", default=30.0)
 # Sockets (lobby and table together) one member may hold open in each process (0: no cap); the next is
 # accepted and closed with 4429, which htmx does not retry (see tables/play/socket_quota.py).
 SOCKETS_PER_MEMBER = env.int("SOCKETS_PER_MEMBER", default=12)

@@ -26,7 +26,6 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Min
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -34,7 +33,7 @@ from rules.engine.moves import Move as EngineMove
 from tables.models import Move, Seat, Table
 from tables.play import push
 from tables.play.search_budget import Search, SearchBudget
-from tables.play.services import presence
+from tables.play.services import open_tables, presence
 from tables.play.services.play import Live, deal_next_round, locked_table
 
 log = logging.getLogger(__name__)
@@ -55,7 +54,7 @@ def sweep(*, now: datetime | None = None, budget: SearchBudget | None = None) ->
 
     One query reads the due tables and, after them, the soonest table not yet due; each step says when its own
     table is next due, so the pass knows when to look again without asking the database a second time. A commit
-    of this process made meanwhile at a table not stepped here wakes the clock itself (`play.clock_wake`); another
+    of this process made meanwhile at a table not stepped here wakes the clock itself (`wakeups.after_commit`); another
     process's commit is that process's clock's to see, and this one's next poll (`TABLE_CLOCK_SECONDS`) sees it
     too.
 
@@ -279,17 +278,20 @@ def _step(*, table_id: int, now: datetime, planned: Planned | None) -> Stepped:
 
 
 def _open_table_presence(table: Table, now: datetime) -> Stepped:
-    """At a table still filling, presence is all the clock has to show: who is offline now (a new version),
-    and when the next member's absence starts to show, if any."""
+    """At a table still filling, the clock shows who is offline now (a new version) and closes the table once
+    nobody has been at it for a while (tables.play.services.open_tables); it is next due when the next member's
+    absence starts to show or the table would close, whichever comes first."""
     flipped = 0
     for seat in Seat.objects.filter(table=table, gone_at__lte=now):
         flipped += Seat.objects.filter(pk=seat.pk).update(offline_since=seat.gone_at, gone_at=None)
-    pending = Seat.objects.filter(table=table, gone_at__isnull=False).aggregate(next=Min("gone_at"))["next"]
+    closed, due_at = open_tables.close_or_next_due(table, now=now)
+    if closed:
+        return Stepped(changed=True, due_at=None)
     if not flipped:
-        Table.objects.filter(pk=table.pk).update(due_at=pending)
-        return Stepped(changed=False, due_at=pending)
-    Table.objects.filter(pk=table.pk).update(version=table.version + 1, due_at=pending)
+        Table.objects.filter(pk=table.pk).update(due_at=due_at)
+        return Stepped(changed=False, due_at=due_at)
+    Table.objects.filter(pk=table.pk).update(version=table.version + 1, due_at=due_at)
     table.version += 1
     push.table_changed(table)
-    return Stepped(changed=True, due_at=pending)
+    return Stepped(changed=True, due_at=due_at)
 

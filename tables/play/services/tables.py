@@ -20,10 +20,10 @@ from rules.engine import registry
 from rules.engine.api import Config
 from rules.engine.errors import ConfigError
 from tables.models import QueueRequest, Seat, Table
-from tables.play import push
+from tables.play import push, wakeups
 from tables.play.pace import GRACE_RANGE
 from tables.play.privacy import ensure_may_sit
-from tables.play.services import table_limits
+from tables.play.services import open_tables, table_limits
 from tables.play.services.errors import NotAllowed, NotSeated, TableError, TableFull
 from tables.play.services.play import Live, begin_match, locked_table, seat_of, seats_at
 from tables.play.signals import table_stopped_waiting
@@ -120,6 +120,7 @@ def create_table(
         ensure_free_to_sit(creator)  # also takes the member's row lock, so the limits below count one request at a time
         table_limits.ensure_may_open(creator)
         table_limits.ensure_may_start(creator)
+        now = timezone.now()
         table = Table.objects.create(
             game=game,
             name=_name_for(creator, game, name),
@@ -131,8 +132,8 @@ def create_table(
             bot_level=bot_level,
             **({"bot_speed": bot_speed} if bot_speed is not None else {}),
             created_by=creator,
+            due_at=open_tables.first_due(now),  # its creator may never open its page: it closes unattended
         )
-        now = timezone.now()
         Seat.objects.bulk_create(
             [
                 Seat(
@@ -197,8 +198,11 @@ def leave_table(*, table_id: int, user: User) -> None:
             Seat.objects.filter(pk=mine.pk).update(user=None, joined_at=None, ready=False, offline_since=None,
                                                    gone_at=None)
             if not Seat.objects.filter(table=table, user__isnull=False).exists():
-                Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED, finished_at=timezone.now())
+                Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED, finished_at=timezone.now(),
+                                                         due_at=None)
                 table_stopped_waiting.send(sender=Table, table=table, ending="closed")
+            else:  # the one who leaves may have been the only member there, the others long away: due sooner
+                _due_again(table)
             _bump(table)
             push.table_changed(table)
             push.lobby_changed()
@@ -401,6 +405,14 @@ def _seat_filled(table: Table) -> None:
         _bump(table)
         push.table_changed(table)
     push.lobby_changed()
+
+
+def _due_again(table: Table) -> None:
+    """When the open table's clock looks again, as its seats now stand (tables.play.services.open_tables)."""
+    due_at = open_tables.next_due(table, now=timezone.now())
+    Table.objects.filter(pk=table.pk).update(due_at=due_at)
+    if due_at is not None:
+        wakeups.after_commit(due_at)
 
 
 def _bump(table: Table) -> None:
