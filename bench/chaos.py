@@ -5,10 +5,10 @@ checks that nothing was lost, doubled or left stuck.
     python -m bench.chaos --tables 10 --minutes 1 --kill-every 10,20 --front direct     # quick mode
     python -m bench.chaos --recheck bench/results/chaos-<time>    # the database checks again, on the kept database
 
-Layout: two Daphne processes (`--proxy-headers`) on PostgreSQL (a fresh `cardclub_chaos` database, dropped and
-made again at the start, kept afterwards for a look) and a Redis server of the soak's own (a child process on a
-free port, nothing saved), with nginx in front (`--front nginx`, bench/nginx.py) or the members dealt round-robin
-to the two ports (`--front direct`, as bench.run's pg2).
+Layout: two Daphne processes (`--proxy-headers`) on PostgreSQL (a fresh `cardclub_chaos` database, or the one
+`--database` names, dropped and made again at the start, kept afterwards for a look) and a Redis server of the
+soak's own (a child process on a free port, nothing saved), with nginx in front (`--front nginx`, bench/nginx.py)
+or the members dealt round-robin to the two ports (`--front direct`, as bench.run's pg2).
 
 Load: `--tables` tables of 4 seats, 2 simulated members and 2 bots, the games in turn (bench.setup_tables); each
 table ticks every 2 s and at a tick the member whose newest board offers moves POSTs one with that board's version
@@ -57,8 +57,7 @@ from bench.httpc import Pool
 from bench.loadgen import VERSION, match_over, next_action
 from bench.run import BASE_ENV, PYTHON, ROOT, free_port, log, run, wait_for_port
 
-DB_NAME = "cardclub_chaos"
-DB_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
+DB_URL = "postgres://postgres@127.0.0.1:5432/cardclub_chaos"
 BACKOFF_FIRST = 0.5  # seconds before a closed socket's first reconnect; doubled each failure, up to BACKOFF_MAX
 BACKOFF_MAX = 8.0
 IDLE_BLOCKED = 4  # ticks in a row with nothing to do (8 s at 2 s ticks) before a table counts as unplayable
@@ -117,10 +116,21 @@ def redis(port: int, out: Path) -> Child:
     return Child(f"redis:{port}", cmd, port, out / "redis.log", dict(os.environ))
 
 
-def prepare_database(env: dict[str, str], out: Path, tables: int, games: str) -> Path:
+def postgres_args(url: str) -> tuple[list[str], str]:
+    """dropdb/createdb's connection options for a postgres:// URL, and the database's name."""
+    split = urlsplit(url)
+    name = split.path.lstrip("/")
+    if split.scheme not in ("postgres", "postgresql") or not name:
+        raise SystemExit(f"--database must be a postgres://user@host:port/name URL, not {url!r}")
+    options = ["-h", split.hostname or "127.0.0.1", "-p", str(split.port or 5432), "-U", split.username or "postgres"]
+    return options, name
+
+
+def prepare_database(env: dict[str, str], out: Path, tables: int, games: str, url: str) -> Path:
     """A fresh database with the tables seated, as bench.run prepares its own (drop, create, migrate, seat)."""
-    run(["dropdb", "--if-exists", "-h", "127.0.0.1", "-U", "postgres", DB_NAME], env)
-    run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DB_NAME], env)
+    options, name = postgres_args(url)
+    run(["dropdb", "--if-exists", *options, name], env)
+    run(["createdb", *options, name], env)
     run([PYTHON, "manage.py", "migrate", "-v", "0"], env)
     tables_file = out / "tables.json"
     run([PYTHON, "-m", "bench.setup_tables", "--tables", str(tables), "--games", games, "--prefix", "chaos",
@@ -507,10 +517,10 @@ def print_checks(checks: list[dict[str, Any]]) -> bool:
     return all(check["ok"] for check in checks)
 
 
-def setup_django() -> None:
+def setup_django(url: str) -> None:
     """Django in this process reads the soak's database (never the shared Redis: the reads need no cache)."""
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    os.environ["DATABASE_URL"] = DB_URL
+    os.environ["DATABASE_URL"] = url
     os.environ.pop("REDIS_URL", None)
     for key in ("SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"):
         os.environ.setdefault(key, BASE_ENV[key])
@@ -519,9 +529,9 @@ def setup_django() -> None:
     django.setup()
 
 
-def recheck(folder: Path) -> int:
+def recheck(folder: Path, url: str) -> int:
     """The database checks again, from a run's attempts, on the kept database (it must not have been replaced)."""
-    setup_django()
+    setup_django(url)
     attempts = [Attempt(**row) for row in json.loads((folder / "attempts.json").read_text())]
     codes = [row["code"] for row in json.loads((folder / "tables.json").read_text())["tables"]]
     checks, _ = database_checks(attempts, codes)
@@ -549,12 +559,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-redis-restart", action="store_true")
     parser.add_argument("--post-timeout", type=float, default=30.0)
     parser.add_argument("--server-core", default=None, help="pin the Daphnes (and nginx) to this core (taskset)")
+    parser.add_argument("--database", default=DB_URL,
+                        help="the soak's PostgreSQL database, dropped and made again at the start (a soak of its "
+                             "own per name: the services tier's test gives each run one)")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--recheck", type=Path, default=None, metavar="FOLDER",
                         help="only run the database checks again, on the kept database, with FOLDER's attempts")
     args = parser.parse_args(argv)
     if args.recheck:
-        return recheck(args.recheck)
+        return recheck(args.recheck, args.database)
     low, high = (float(x) for x in args.kill_every.split(","))
     args.kill_every = (low, high)
     if args.front == "nginx":
@@ -571,13 +584,13 @@ def main(argv: list[str] | None = None) -> int:
     redis_server.start()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(BASE_ENV)
-    env.update(DATABASE_URL=DB_URL, REDIS_URL=f"redis://127.0.0.1:{redis_server.port}/0",
+    env.update(DATABASE_URL=args.database, REDIS_URL=f"redis://127.0.0.1:{redis_server.port}/0",
                TABLE_BOT_SPEED=args.bot_speed)
     daphnes: list[Child] = []
     front_process: Any = None
     try:
-        log(f"preparing {DB_NAME} with {args.tables} tables")
-        tables_file = prepare_database(env, out, args.tables, args.games)
+        log(f"preparing {postgres_args(args.database)[1]} with {args.tables} tables")
+        tables_file = prepare_database(env, out, args.tables, args.games, args.database)
         for _ in range(2):
             child = daphne(free_port(), out, env, args.server_core)
             child.start()
@@ -590,7 +603,7 @@ def main(argv: list[str] | None = None) -> int:
             fronts = [f"http://127.0.0.1:{front_port}"]
         else:
             fronts = [f"http://127.0.0.1:{port}" for port in ports]
-        setup_django()
+        setup_django(args.database)
         soak = Soak(args, tables_file, fronts, daphnes, redis_server)
         final = asyncio.run(soak.run())
     finally:
@@ -610,7 +623,8 @@ def main(argv: list[str] | None = None) -> int:
         "started": started.isoformat(timespec="seconds"), "command": "python -m bench.chaos " + " ".join(
             sys.argv[1:] if argv is None else argv),
         "tables": args.tables, "minutes": args.minutes, "front": args.front, "bot_speed": args.bot_speed,
-        "seed": args.seed, "kill_every": list(args.kill_every), "load_before": load_before, "load_after": loadavg(),
+        "seed": args.seed, "kill_every": list(args.kill_every), "database": postgres_args(args.database)[1],
+        "load_before": load_before, "load_after": loadavg(),
         "servers": [child.name for child in daphnes], "summary": summarize(soak, final), "moves": move_counts,
         "checks": checks, "ok": all(c["ok"] for c in checks),
         "server_log_errors": server_log_errors(daphnes),
