@@ -74,11 +74,10 @@ def backup(make_member, tmp_path) -> BackupResult:
 
 @pytest.mark.parametrize("key", [None, "another-site's-key-0123456789-0123456789-0123456789"])
 def test_a_crafted_backup_that_this_site_did_not_sign_is_refused(sqlite_backup, tmp_path, key) -> None:
-    backup = sqlite_backup
-    craft(backup, sql=PROMOTE, key=key)
+    craft(sqlite_backup, sql=PROMOTE, key=key)
     target = tmp_path / "empty.sqlite3"
     with sqlite_database(target), pytest.raises(CommandError) as refused:
-        call_command("restore", str(backup.path), "--yes")
+        call_command("restore", str(sqlite_backup.path), "--yes")
     said = str(refused.value)
     assert ("is not signed" if key is None else "has a signature this site did not make") in said
     assert "nothing was restored" in said and "--trust-unsigned" in said
@@ -86,13 +85,12 @@ def test_a_crafted_backup_that_this_site_did_not_sign_is_refused(sqlite_backup, 
 
 
 def test_a_crafted_backup_the_operator_trusts_is_still_refused_for_its_trigger(sqlite_backup, tmp_path) -> None:
-    backup = sqlite_backup
-    craft(backup, sql=PROMOTE, key=None)
+    craft(sqlite_backup, sql=PROMOTE, key=None)
     target = tmp_path / "empty.sqlite3"
     with sqlite_database(target), pytest.raises(CommandError, match=(
             r"holds a schema that the code's migrations do not make, so nothing was restored: "
             r"trigger promote \(on accounts_user\) is not made by the code")):
-        call_command("restore", str(backup.path), "--yes", "--trust-unsigned")
+        call_command("restore", str(sqlite_backup.path), "--yes", "--trust-unsigned")
     restored_nothing(target)
 
 
@@ -112,12 +110,11 @@ def test_a_signed_backup_whose_schema_the_code_does_not_make_is_refused(sqlite_b
                                                                        found) -> None:
     """Signed with this site's own key (whoever holds it, or a file changed before it was signed): the schema
     check stands on its own."""
-    backup = sqlite_backup
-    craft(backup, sql=sql, key=settings.SECRET_KEY)
-    assert backups.signed_by_this_site(json.loads(backup.manifest_path.read_text()))
+    craft(sqlite_backup, sql=sql, key=settings.SECRET_KEY)
+    assert backups.signed_by_this_site(json.loads(sqlite_backup.manifest_path.read_text()))
     target = tmp_path / "empty.sqlite3"
     with sqlite_database(target), pytest.raises(CommandError) as refused:
-        call_command("restore", str(backup.path), "--yes")
+        call_command("restore", str(sqlite_backup.path), "--yes")
     assert "holds a schema that the code's migrations do not make, so nothing was restored" in str(refused.value)
     assert found in str(refused.value)
     restored_nothing(target)
