@@ -13,6 +13,7 @@ from pathlib import Path
 
 import environ
 
+from config import sqlite as sqlite_backend
 from config.database import postgresql_options
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -124,15 +125,10 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{SQLITE_PATH}"),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # One writer at a time: IMMEDIATE takes the write lock when a transaction starts, so two
-    # services never both read a table's state and then race to write it; WAL lets readers go on.
-    # config.sqlite is Django's backend with the process's writers queueing in Python (see there).
+    # config.sqlite is Django's backend with the process's writers queueing in Python, opened with
+    # IMMEDIATE transactions, WAL and a busy timeout (see there).
     DATABASES["default"]["ENGINE"] = "config.sqlite"
-    DATABASES["default"]["OPTIONS"] = {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;",
-    }
+    DATABASES["default"]["OPTIONS"] = dict(sqlite_backend.OPTIONS)
     # A file, not memory: threads and sockets in tests need to share it. One per process, so two
     # test runs on one machine never delete each other's database.
     (BASE_DIR / "var").mkdir(exist_ok=True)

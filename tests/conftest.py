@@ -18,6 +18,8 @@ from accounts.models import User
 from tests.e2e.timings import TIMINGS, TITLE, run_timings
 
 PASSWORD = "a-long-test-password-42"
+# The database DATABASE_URL names, read before pytest-django points `default` at a test database made from it.
+CONFIGURED_DATABASE = settings.DATABASES["default"]["NAME"]
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -25,11 +27,13 @@ def _no_connection_outlives_the_run(django_db_setup: None, django_db_blocker: An
     """Sockets run their database work on threads of their own, and test helpers call the ORM through
     asgiref's shared thread: each keeps a connection Django closes only in that thread. On PostgreSQL the
     test database can only be dropped once nobody uses it, so before it is dropped (this fixture's
-    teardown runs first) every other session of this run on it is ended."""
+    teardown runs first) every other session of this run on it is ended. A run whose tests need no database
+    (one file of them) makes none, and `default` is then the database DATABASE_URL names, perhaps one in use:
+    nothing is ended there."""
     yield
     with django_db_blocker.unblock():
         connection = connections["default"]
-        if connection.vendor == "postgresql":
+        if connection.vendor == "postgresql" and connection.settings_dict["NAME"] != CONFIGURED_DATABASE:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                                " WHERE datname = current_database() AND pid <> pg_backend_pid()")

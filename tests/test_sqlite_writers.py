@@ -1,17 +1,42 @@
 """The SQLite backend's writer queue (config/sqlite): writers of one process take turns, and every way a
-transaction can end lets the next one in, so no thread is left waiting for a writer that is gone."""
+transaction can end lets the next one in, so no thread is left waiting for a writer that is gone.
+
+The site's database here is a SQLite file of the test's own (tests/sqlite_databases.py), so the queue is tested in
+the PostgreSQL run of the tier as well."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, connections, transaction
 
-from accounts.models import User
 from config.sqlite import base
+from tests.sqlite_databases import sqlite_database
 
-pytestmark = pytest.mark.django_db(transaction=True)
+
+@pytest.fixture(autouse=True)
+def writers_database(tmp_path: Path, django_db_blocker: Any) -> Iterator[None]:
+    with django_db_blocker.unblock(), sqlite_database(tmp_path / "writers.sqlite3"):
+        assert isinstance(connections["default"], base.DatabaseWrapper)
+        with connection.cursor() as cursor:
+            cursor.execute("CREATE TABLE member (name TEXT PRIMARY KEY)")
+        yield
+        assert not base._writer.locked()
+
+
+def add(name: str) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO member (name) VALUES (%s)", [name])
+
+
+def names() -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM member")
+        return {row[0] for row in cursor.fetchall()}
 
 
 def in_thread(work) -> None:
@@ -35,18 +60,19 @@ def in_thread(work) -> None:
 
 def test_a_transaction_holds_the_writer_until_it_commits() -> None:
     with transaction.atomic():
-        User.objects.create(username="one")
-        assert base._writer.locked()
-    assert not base._writer.locked()
+        add("one")
+        assert connection.holds_writer and base._writer.locked()
+    assert not connection.holds_writer and not base._writer.locked()
+    assert names() == {"one"}
 
 
 def test_a_rolled_back_transaction_lets_the_next_writer_in() -> None:
-    User.objects.create(username="taken")
+    add("taken")
     with pytest.raises(IntegrityError), transaction.atomic():
-        User.objects.create(username="taken")
+        add("taken")
     assert not base._writer.locked()
-    in_thread(lambda: User.objects.create(username="next"))
-    assert User.objects.filter(username="next").exists()
+    in_thread(lambda: add("next"))
+    assert names() == {"taken", "next"}
 
 
 def test_a_connection_closed_inside_a_transaction_lets_the_next_writer_in() -> None:
@@ -58,6 +84,8 @@ def test_a_connection_closed_inside_a_transaction_lets_the_next_writer_in() -> N
 
     in_thread(abandon)
     assert not base._writer.locked()
+    in_thread(lambda: add("next"))
+    assert names() == {"next"}
 
 
 def test_many_threads_writing_at_once_all_commit_in_turn() -> None:
@@ -68,7 +96,7 @@ def test_many_threads_writing_at_once_all_commit_in_turn() -> None:
         barrier.wait()
         for i in range(10):
             with transaction.atomic():
-                User.objects.create(username=f"w{n}-{i}")
+                add(f"w{n}-{i}")
 
     failures: list[BaseException] = []
 
@@ -86,5 +114,5 @@ def test_many_threads_writing_at_once_all_commit_in_turn() -> None:
     for thread in threads:
         thread.join(timeout=60)
     assert not failures
-    assert User.objects.filter(username__startswith="w").count() == 400
+    assert len(names()) == 400
     assert not base._writer.locked()

@@ -165,9 +165,18 @@ class GameSpec:
 
 @dataclass(frozen=True, slots=True)
 class Config:
+    """A game, its number of players and its house rules.
+
+    The options are kept sorted by name, however they were given: a configuration read back from JSON must equal
+    the one written, and JSON objects have no key order to rely on (PostgreSQL's jsonb gives shorter keys first).
+    """
+
     game: str
     players: int
     options: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", tuple(sorted(self.options, key=lambda option: option[0])))
 
     def get(self, name: str) -> Any:
         for key, value in self.options:

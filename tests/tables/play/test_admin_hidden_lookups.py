@@ -42,12 +42,23 @@ class Secrets:
     match: Match
     other_card: str  # the first card in the hand of a seat that is not the admin's
     wrong_card: str  # a card that is not there
+    searched_card: str  # a card in that seat's hand that no searched name or text holds
+    wrong_searched_card: str  # a card not in that hand that no searched name or text holds
     move: str  # a move of the live round
     wrong_move: str  # a move text no round has
 
 
 def _wrong_prefix(seed: str) -> str:
     return ("0" if seed[0] != "0" else "1") + seed[1:8]
+
+
+def _searched_texts() -> str:
+    """What the admins' search boxes read besides the rounds (names, codes, labels), in lower case: a search for a
+    card that one of them holds ("AD" in "ann's Sheepshead table") finds a row for that reason alone."""
+    texts = [*Table.objects.values_list("code", "name"), *User.objects.values_list("username", "display_name"),
+             *LedgerEntry.objects.values_list("label", "reason"),
+             *InPersonRecord.objects.values_list("summary", "note")]
+    return " ".join(str(text) for row in texts for text in row).lower()
 
 
 @pytest.fixture
@@ -64,7 +75,10 @@ def secrets(make_member) -> tuple[Client, Secrets]:
                                 state=QueueRequest.State.MATCHED, table=table)
     client = Client()
     client.force_login(boss)
+    searched = _searched_texts()
     found = Secrets(table=table, live=live, match=table.match, other_card=hands[0][0], wrong_card=hands[2][0],
+                    searched_card=next(c for c in hands[0] if c.lower() not in searched),
+                    wrong_searched_card=next(c for c in hands[2] if c.lower() not in searched),
                     move=move, wrong_move=wrong_move)
     return client, found
 
@@ -100,7 +114,7 @@ def move_guess(path: str, scope: Callable[[Secrets], dict[str, Any]] | None = No
 def search_guess(what: str) -> Guess:
     """A search box guess: a live move's text ("bury JC"), a card in another seat's hand, or the seed's start."""
     def guess(s: Secrets, right: bool) -> dict[str, Any]:
-        terms = {"move": (s.move, s.wrong_move), "card": (s.other_card, s.wrong_card),
+        terms = {"move": (s.move, s.wrong_move), "card": (s.searched_card, s.wrong_searched_card),
                  "seed": (s.live.seed[:8], _wrong_prefix(s.live.seed))}
         return {"q": terms[what][0 if right else 1]}
     return guess

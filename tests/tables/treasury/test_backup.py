@@ -1,7 +1,9 @@
-"""`manage.py backup` and `restore` on SQLite: a backup taken while members play restores into an empty database
-whose books check clean and hold every entry committed before the backup began; a damaged file, a non-empty
-database and a backup from newer code are refused; only the newest N backups are kept, and only once the new one
-has been read back; the manifest carries the file's checksum and the code's release."""
+"""`manage.py backup` and `restore` of the site's database, whichever the run uses (SQLite, or PostgreSQL when
+DATABASE_URL says so; restores then go into a database of a role that is no superuser, see site_databases.py): a
+backup taken while members play restores into an empty database whose books check clean and hold every entry
+committed before the backup began; a damaged file, a non-empty database and a backup from newer code are refused;
+only the newest N backups are kept, and only once the new one has been read back; the manifest carries the file's
+checksum and the code's release."""
 
 from __future__ import annotations
 
@@ -11,14 +13,12 @@ import random
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
-from django.db import connection, connections
+from django.db import connection
 
 from accounts.models import User
 from tables.models import LedgerEntry, Round, Table
@@ -26,23 +26,10 @@ from tables.play.services import play
 from tables.treasury.services import backups
 from tables.treasury.services.backups import BackupError, code_migrations, restore_backup, take_backup
 from tests.tables.helpers import current_round, full_table, play_one
+from tests.tables.treasury.site_databases import empty_site_database
 from tests.tables.treasury.small_club import small_club
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@contextmanager
-def database_file(path: Path) -> Iterator[None]:
-    """The site's database is another (empty) file for a while: where `restore` and `check_books` go."""
-    default = connections["default"]
-    default.close()
-    before = default.settings_dict["NAME"]
-    default.settings_dict["NAME"] = str(path)
-    try:
-        yield
-    finally:
-        default.close()
-        default.settings_dict["NAME"] = before
 
 
 class Player(threading.Thread):
@@ -113,7 +100,7 @@ def test_a_backup_taken_while_members_play_restores_to_clean_books(make_member, 
     assert not player.is_alive() and not player.errors, player.errors
     played_before = LedgerEntry.objects.filter(round__match__table=table, pk__in=committed)
     assert played_before.count() >= 5  # the live table's first round (one entry per seat) was committed before
-    with database_file(tmp_path / "restored.sqlite3"):
+    with empty_site_database(tmp_path):
         call_command("restore", str(done.path), "--yes")
         call_command("check_books")  # raises on any difference
         restored = set(LedgerEntry.objects.values_list("pk", flat=True))
@@ -127,7 +114,8 @@ def test_the_manifest_carries_the_checksum_the_release_and_the_migrations(make_m
     done = take_backup(directory=tmp_path, keep=2)
     manifest = json.loads((tmp_path / f"{done.path.name}.json").read_text())
     assert manifest == done.manifest
-    assert manifest["file"] == done.path.name and manifest["vendor"] == "sqlite"
+    assert manifest["file"] == done.path.name and manifest["vendor"] == connection.vendor
+    assert done.path.suffix == backups.SUFFIXES[connection.vendor]
     assert manifest["size"] == done.path.stat().st_size
     assert manifest["sha256"] == hashlib.sha256(done.path.read_bytes()).hexdigest()
     described = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=settings.BASE_DIR,
@@ -158,10 +146,11 @@ def test_only_the_newest_backups_are_kept_and_only_after_the_new_one_checks_out(
         [made[1].name, f"{made[1].name}.json", made[2].name, f"{made[2].name}.json"])
 
     def damaged(path: Path) -> None:
-        raise BackupError(f"{path.name} fails SQLite's integrity check")
+        raise BackupError(f"{path.name} cannot be read back")
 
-    monkeypatch.setattr(backups, "_sqlite_integrity", damaged)
-    with pytest.raises(CommandError, match="integrity check"):
+    monkeypatch.setattr(backups, "_sqlite_integrity", damaged)  # the read-back check of either vendor's copy
+    monkeypatch.setattr(backups, "_pg_archive_readable", damaged)
+    with pytest.raises(CommandError, match="cannot be read back"):
         call_command("backup", "--dir", str(tmp_path), "--keep", "1")
     assert backups.backups_in(tmp_path) == [made[2], made[1]]  # nothing pruned, nothing half-written left
     assert len(list(tmp_path.iterdir())) == 4
@@ -184,23 +173,26 @@ def test_a_damaged_backup_is_refused_and_nothing_is_restored(make_member, tmp_pa
     data = bytearray(done.path.read_bytes())
     data[len(data) // 2] ^= 0xFF
     done.path.write_bytes(bytes(data))
-    target = tmp_path / "empty.sqlite3"
-    with database_file(target):
+    with empty_site_database(tmp_path) as site:
         with pytest.raises(CommandError, match="is damaged: its SHA-256 is"):
             call_command("restore", str(done.path), "--yes")
-        assert not target.exists()
+        assert site.untouched()
         done.path.with_name(done.path.name + ".json").unlink()
         with pytest.raises(CommandError, match="has no manifest"):
             call_command("restore", str(done.path), "--yes")
-        assert not target.exists()
+        assert site.untouched()
 
 
 def test_a_restore_into_a_database_with_rows_is_refused(make_member, tmp_path) -> None:
-    done = take_backup(directory=tmp_path, keep=2)
     make_member("ann")
-    with pytest.raises(CommandError, match=r"is not empty, so nothing was restored: .*accounts_user \(1 rows\)"):
+    done = take_backup(directory=tmp_path, keep=2)
+    with empty_site_database(tmp_path):
         call_command("restore", str(done.path), "--yes")
-    assert list(User.objects.values_list("username", flat=True)) == ["ann"]
+        make_member("bob")  # the restored site goes on: a second restore would lose bob
+        with pytest.raises(CommandError, match=(
+                r"is not empty, so nothing was restored: .*accounts_user \(2 rows\)")):
+            call_command("restore", str(done.path), "--yes")
+        assert sorted(User.objects.values_list("username", flat=True)) == ["ann", "bob"]
 
 
 def test_a_backup_from_newer_code_is_refused(tmp_path) -> None:
@@ -209,18 +201,18 @@ def test_a_backup_from_newer_code_is_refused(tmp_path) -> None:
     manifest = json.loads(beside.read_text())
     manifest["migrations"]["tables"] = "9999_from_the_future"
     beside.write_text(json.dumps(backups.sign_manifest(manifest)))  # as a newer release of this site signs it
-    with database_file(tmp_path / "empty.sqlite3"), pytest.raises(BackupError, match=r"newer code.*9999_from_the"):
+    with empty_site_database(tmp_path), pytest.raises(BackupError, match=r"newer code.*9999_from_the"):
         restore_backup(path=done.path)
 
 
 def test_a_restore_asks_first_and_no_answer_restores_nothing(make_member, tmp_path, monkeypatch) -> None:
     make_member("ann")
     done = take_backup(directory=tmp_path, keep=2)
-    target = tmp_path / "empty.sqlite3"
     monkeypatch.setattr("builtins.input", lambda prompt: "no")
-    with database_file(target), pytest.raises(CommandError, match="Nothing was restored"):
-        call_command("restore", str(done.path))
-    assert not target.exists()
+    with empty_site_database(tmp_path) as site:
+        with pytest.raises(CommandError, match="Nothing was restored"):
+            call_command("restore", str(done.path))
+        assert site.untouched()
 
 
 def manage(*args: str, database: Path) -> str:

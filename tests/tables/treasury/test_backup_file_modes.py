@@ -3,6 +3,9 @@ directory even when that existed with a looser mode, and in the site's own SQLit
 
 Reported: into an existing 0755 directory the `.partial`, `-wal` and `-shm` files were 0644 during the copy, and
 `make run`'s db.sqlite3 and its WAL were 0644.
+
+The SQLite tests make the site's database a SQLite file of their own (the `sqlite_site` fixture,
+tests/sqlite_databases.py), so they prove the same in the PostgreSQL run of the tier.
 """
 
 from __future__ import annotations
@@ -10,17 +13,18 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from accounts.models import User
 from tables.treasury.services import backups
 from tables.treasury.services.backups import take_backup
-from tests.tables.treasury.test_backup import database_file
-
-pytestmark = pytest.mark.django_db(transaction=True)
+from tests.sqlite_databases import sqlite_database
 
 
 def mode(path: Path) -> int:
@@ -74,9 +78,16 @@ class Watch:
                 self.seen.setdefault(entry.name, set()).add(stat.S_IMODE(entry.stat().st_mode))
 
 
-def test_every_file_a_backup_writes_is_private_while_it_is_written_and_after(make_member, tmp_path,
+@pytest.fixture
+def database_access(django_db_blocker: Any) -> Iterator[None]:
+    """For the tests that open a SQLite database of their own and leave the run's database alone."""
+    with django_db_blocker.unblock():
+        yield
+
+
+def test_every_file_a_backup_writes_is_private_while_it_is_written_and_after(sqlite_site, tmp_path,
                                                                              monkeypatch) -> None:
-    make_member("ann")
+    User.objects.create_user(username="ann", email="ann@example.org")
     directory = tmp_path / "backups"
     directory.mkdir()
     os.chmod(directory, 0o755)  # the reported case: a directory that already existed, readable by all
@@ -95,25 +106,27 @@ def test_every_file_a_backup_writes_is_private_while_it_is_written_and_after(mak
     assert (os.umask(umask), os.umask(umask)) == (umask, umask)  # the process's umask is back as it was
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_new_backup_directory_and_its_new_parents_are_private(make_member, tmp_path) -> None:
+    """Whichever database the run uses."""
     make_member("ann")
     call_command("backup", "--dir", str(tmp_path / "var" / "backups"), "--keep", "1")
     assert mode(tmp_path / "var" / "backups") == 0o700 and mode(tmp_path / "var") == 0o700
 
 
-def test_a_restored_sqlite_database_is_private(make_member, tmp_path) -> None:
-    make_member("ann")
+def test_a_restored_sqlite_database_is_private(sqlite_site, tmp_path) -> None:
+    User.objects.create_user(username="ann", email="ann@example.org")
     done = take_backup(directory=tmp_path / "backups", keep=2)
     target = tmp_path / "restored.sqlite3"
-    with database_file(target):
+    with sqlite_database(target):
         call_command("restore", str(done.path), "--yes")
         files = [p for p in tmp_path.iterdir() if p.name.startswith("restored.sqlite3")]
         assert files and {p.name: mode(p) for p in files} == {p.name: 0o600 for p in files}
 
 
-def test_the_sites_sqlite_database_and_its_wal_files_are_private(tmp_path) -> None:
+def test_the_sites_sqlite_database_and_its_wal_files_are_private(database_access, tmp_path) -> None:
     new = tmp_path / "db.sqlite3"
-    with database_file(new), connection.cursor() as cursor:  # the site's own connection makes the file
+    with sqlite_database(new), connection.cursor() as cursor:  # the site's own connection makes the file
         cursor.execute("CREATE TABLE t (x INTEGER)")
         cursor.execute("INSERT INTO t VALUES (1)")
         made = {p.name: mode(p) for p in tmp_path.iterdir()}
@@ -121,7 +134,7 @@ def test_the_sites_sqlite_database_and_its_wal_files_are_private(tmp_path) -> No
     assert made == {name: 0o600 for name in made}
 
 
-def test_an_older_runs_readable_database_and_wal_are_made_private(tmp_path) -> None:
+def test_an_older_runs_readable_database_and_wal_are_made_private(database_access, tmp_path) -> None:
     old = tmp_path / "db.sqlite3"
     writer = sqlite3.connect(old)
     writer.execute("PRAGMA journal_mode=WAL")
@@ -131,7 +144,7 @@ def test_an_older_runs_readable_database_and_wal_are_made_private(tmp_path) -> N
     for path in tmp_path.iterdir():
         os.chmod(path, 0o644)
     try:
-        with database_file(old), connection.cursor() as cursor:
+        with sqlite_database(old), connection.cursor() as cursor:
             cursor.execute("SELECT x FROM t")
             assert cursor.fetchall() == [(1,)]
         files = {p.name: mode(p) for p in tmp_path.iterdir()}

@@ -6,20 +6,16 @@ same), both before anything is written. Run with the services tier (DATABASE_URL
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import psycopg
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection, connections
-from psycopg import sql
+from django.db import connection
 
 from accounts.models import User
 from tables.models import InPersonRecord, LedgerEntry, Round
 from tables.treasury.services import backups
 from tables.treasury.services.backups import take_backup
+from tests.tables.treasury.site_databases import database_named, pg_site_database, tables_in
 from tests.tables.treasury.small_club import small_club
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -34,48 +30,6 @@ def rows() -> dict[str, list[tuple]]:
     }
 
 
-@contextmanager
-def database_named(name: str, *, user: str | None = None) -> Iterator[None]:
-    """The site's database is another one for a while (its connection pool too), reached as `user` if given: where
-    `restore` and `check_books` go."""
-    default = connections["default"]
-    before = default.settings_dict["NAME"], default.settings_dict["USER"]
-    default.close()
-    default.close_pool()
-    default.settings_dict["NAME"] = name
-    if user is not None:
-        default.settings_dict["USER"] = user
-    try:
-        yield
-    finally:
-        default.close()
-        default.close_pool()
-        default.settings_dict["NAME"], default.settings_dict["USER"] = before
-
-
-@contextmanager
-def site_database() -> Iterator[tuple[str, str]]:
-    """A new, empty database owned by a role of its own that is no superuser, as the site's is in production
-    (deploy/README.md): (database, role)."""
-    name = role = f"test_restore_{os.getpid()}"
-    admin = psycopg.connect(host="127.0.0.1", port=5432, user="postgres", dbname="postgres", autocommit=True)
-    admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-    admin.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
-    admin.execute(sql.SQL("CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE").format(sql.Identifier(role)))
-    admin.execute(sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(name), sql.Identifier(role)))
-    try:
-        yield name, role
-    finally:
-        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        admin.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
-        admin.close()
-
-
-def tables_in(name: str) -> list[str]:
-    with psycopg.connect(host="127.0.0.1", port=5432, user="postgres", dbname=name) as connection:
-        return [row[0] for row in connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
-
-
 def test_a_pg_dump_backup_restores_into_a_second_database(make_member, tmp_path) -> None:
     assert connection.vendor == "postgresql", "run this file with DATABASE_URL on PostgreSQL (-m services)"
     small_club(make_member)
@@ -88,7 +42,7 @@ def test_a_pg_dump_backup_restores_into_a_second_database(make_member, tmp_path)
     source = rows()
     assert len(source["entries"]) > 10
 
-    with site_database() as (name, role):
+    with pg_site_database() as (name, role):
         with database_named(name, user="postgres"), pytest.raises(CommandError, match=(
                 "role 'postgres' is a PostgreSQL superuser, so nothing was restored: restore as the site's own role")):
             call_command("restore", str(done.path), "--yes")
@@ -119,7 +73,7 @@ def test_an_archive_with_a_trigger_the_code_does_not_make_is_refused_though_sign
         with connection.cursor() as cursor:
             cursor.execute("DROP TRIGGER promote ON accounts_user; DROP FUNCTION promote();")
     assert backups.signed_by_this_site(done.manifest)
-    with site_database() as (name, role), database_named(name, user=role):
+    with pg_site_database() as (name, role), database_named(name, user=role):
         with pytest.raises(CommandError, match=(
                 r"holds what the code's migrations do not make, so nothing was restored: "
                 r"FUNCTION public promote\(\) is not made by the code; TRIGGER public accounts_user promote")):
@@ -131,7 +85,7 @@ def test_after_pg_restore_whatever_the_code_does_not_make_is_named(tmp_path) -> 
     """An archive's entries are SQL and may hide more than its listing shows: what pg_restore left behind is looked
     for in the catalogue (here written directly, as a hidden statement would)."""
     assert connection.vendor == "postgresql", "run this file with DATABASE_URL on PostgreSQL (-m services)"
-    with site_database() as (name, role):
+    with pg_site_database() as (name, role):
         with psycopg.connect(host="127.0.0.1", port=5432, user=role, dbname=name, autocommit=True) as site:
             site.execute("CREATE TABLE accounts_user (id integer, is_superuser boolean)")
             site.execute("CREATE VIEW secrets AS SELECT id FROM accounts_user")
