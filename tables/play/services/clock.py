@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -51,7 +52,9 @@ _stale_swept_at: datetime | None = None
 def sweep(*, now: datetime | None = None, budget: SearchBudget | None = None) -> datetime | None:
     """Do what is due at every table (a step each), and say when the next thing is due (None: nothing is).
 
-    A table whose step fails is logged and tried again `RETRY_AFTER` later; the others go on.
+    A table whose step fails is logged and tried again `RETRY_AFTER` later; the others go on. `now` (default: the
+    time it is) decides what is due; each step acts as of the time it runs (`_at`): deadlines and paces a step
+    writes run from then, however late the pass began.
 
     One query reads the due tables and, after them, the soonest table not yet due; each step says when its own
     table is next due, so the pass knows when to look again without asking the database a second time. A commit
@@ -80,7 +83,7 @@ def sweep(*, now: datetime | None = None, budget: SearchBudget | None = None) ->
     searches: dict[int, tuple[Search, Live, int]] = {}
     for table_id in due:
         try:
-            stepped = _step(table_id=table_id, now=now, planned=None)
+            stepped = _step(table_id=table_id, now=_at(now), planned=None)
         except Exception:
             times.append(_failed(table_id, now))
             continue
@@ -93,7 +96,7 @@ def sweep(*, now: datetime | None = None, budget: SearchBudget | None = None) ->
     if chosen is not None:
         _search, live, seat = searches.pop(chosen.key)
         try:
-            times.append(_decide_and_record(live, seat, now=now, budget=budget, search=chosen).due_at)
+            times.append(_decide_and_record(live, seat, at=lambda: _at(now), budget=budget, search=chosen).due_at)
         except Exception:
             times.append(_failed(chosen.key, now))
     if searches:
@@ -102,6 +105,13 @@ def sweep(*, now: datetime | None = None, budget: SearchBudget | None = None) ->
     _log_budget(budget)
     present = [at for at in times if at is not None]
     return min(present) if present else None
+
+
+def _at(now: datetime) -> datetime:
+    """The time of a step of a pass that began at `now`: the time it is when the step runs (a step late in a pass,
+    after long steps or a search, must not stamp a member's new turn, or a bot's pace, with a time already gone by),
+    never before `now` (tests sweep at a time of their choosing)."""
+    return max(now, timezone.now())
 
 
 _logged: tuple[float, int, float, int] | None = None  # (when, searches, seconds, waits) at the last log line
@@ -214,14 +224,15 @@ def _advance(*, table_id: int, now: datetime) -> Stepped:
     if stepped.to_decide is None:
         return stepped
     live, seat = stepped.to_decide
-    recorded = _decide_and_record(live, seat, now=now)
+    recorded = _decide_and_record(live, seat, at=lambda: now)
     return Stepped(changed=stepped.changed or recorded.changed, due_at=recorded.due_at)
 
 
-def _decide_and_record(live: Live, seat: int, *, now: datetime, budget: SearchBudget | None = None,
+def _decide_and_record(live: Live, seat: int, *, at: Callable[[], datetime], budget: SearchBudget | None = None,
                        search: Search | None = None) -> Stepped:
     """The search for `seat` at the table as a first locked step read it, then the second locked step that records
-    it. With a `budget`, the search's time is charged to `search`'s payers (even if it fails)."""
+    it, as of `at()`, read once the search is done. With a `budget`, the search's time is charged to `search`'s
+    payers (even if it fails)."""
     # No transaction is open here and no lock held: the search may take a fifth of a second.
     if budget is not None and search is not None:
         with budget.spend(search):
@@ -229,7 +240,7 @@ def _decide_and_record(live: Live, seat: int, *, now: datetime, budget: SearchBu
     else:
         move = live.decide(seat)
     planned = Planned(version=live.table.version, seat=seat, move=move)
-    return _step(table_id=live.table.pk, now=now, planned=planned)
+    return _step(table_id=live.table.pk, now=at(), planned=planned)
 
 
 @push.batched
