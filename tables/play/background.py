@@ -27,6 +27,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.asgi_handler import kept_threads
+from tables.play import search_pool
 
 log = logging.getLogger(__name__)
 
@@ -123,10 +124,11 @@ def start(sweep: Sweep) -> Clock | None:
 
 
 def start_table_clock() -> None:
-    """What the process starts when it serves (registered in `TablesConfig.ready`)."""
+    """What the process starts when it serves (registered in `TablesConfig.ready`): the clock, whose passes hand
+    bots' searches to this process's search threads (tables.play.search_pool)."""
     from tables.play.services.clock import sweep  # here, not above: the services wake this module's clock
 
-    start(functools.partial(run_pass, sweep))
+    start(functools.partial(run_pass, functools.partial(sweep, pool=search_pool.start())))
 
 
 def wake(at: datetime) -> None:
@@ -142,3 +144,4 @@ def stop() -> None:
     if _clock is not None and _clock.task is not None:
         _clock.task.cancel()
     _clock = None
+    search_pool.stop()
