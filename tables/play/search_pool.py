@@ -118,7 +118,7 @@ def start() -> SearchPool | None:
     if threads <= 0:
         return None
     loop = asyncio.get_running_loop()
-    if _pool is not None and _pool.loop is loop and _pool.threads == threads and not _pool._stopped:
+    if _pool is not None and _pool.loop is loop and not _pool._stopped:  # the clock on this loop holds this one
         return _pool
     if _pool is not None:
         _pool.stop()
