@@ -199,6 +199,10 @@ TABLE_CLOCK_PASS_TIMEOUT = env.float("TABLE_CLOCK_PASS_TIMEOUT", default=60.0)
 # Bots' searches (normal and strong bots' moves) may take this share of one core of each process's table clock,
 # shared fairly between the members they serve (tables/play/search_budget.py); 0: no budget.
 TABLE_SEARCH_SHARE = env.float("TABLE_SEARCH_SHARE", default=0.25)
+# Threads per process that run those searches off the table clock's own (tables/play/search_pool.py), so a search
+# never holds up another table's bot; 0: on the clock's thread, one a pass. More processes add search capacity, more
+# threads in one process barely do (one thread's Python runs at a time).
+TABLE_SEARCH_THREADS = env.int("TABLE_SEARCH_THREADS", default=1)
 # How fast bots move at a new table unless its creator chose (instant, brisk, normal, slow: tables/play/pace.py).
 TABLE_BOT_SPEED = env.str("TABLE_BOT_SPEED", default="normal")
 # A running table whose every member has been offline this long: the bots finish the round and it closes.

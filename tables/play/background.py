@@ -43,7 +43,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.asgi_handler import kept_threads
-from tables.play import wakeups
+from tables.play import search_pool, wakeups
 from tables.play.services.clock import sweep as tables_sweep
 
 log = logging.getLogger(__name__)
@@ -295,8 +295,9 @@ def start(sweep: Sweep) -> Clock | None:
 
 
 def start_table_clock() -> None:
-    """What the process starts when it serves (registered in `TablesConfig.ready`)."""
-    start(functools.partial(run_pass, tables_sweep))
+    """What the process starts when it serves (registered in `TablesConfig.ready`): the clock, whose passes hand
+    bots' searches to this process's search threads (tables.play.search_pool)."""
+    start(functools.partial(run_pass, functools.partial(tables_sweep, pool=search_pool.start())))
 
 
 def health() -> str | None:
@@ -316,3 +317,4 @@ def stop() -> None:
         _clock.stop()
     wakeups.listen(None)
     _clock = None
+    search_pool.stop()

@@ -17,11 +17,13 @@ another member's brisk bots from 0.40 s to 0.82 s a move). So:
 Pure Python (no database, no Django) and one object per serving process, as the clock is; the times it reads are
 injected, so tests move them by hand: `clock` (wall time: the refill, the waits) and `cpu_clock` (a search's cost:
 the CPU time of the thread that ran it, so a busy machine, which stretches a search's wall time, does not make it
-dearer: the budget is a share of one core). `spend` charges a search even when it fails.
+dearer: the budget is a share of one core). `spend` charges a search even when it fails. The clock's pass chooses
+and the search threads (tables.play.search_pool) charge, so every method holds the budget's lock.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -64,53 +66,84 @@ class SearchBudget:
         self._used: dict[Payer, tuple[float, float]] = {}  # payer -> (search seconds, as of when)
         self._since: dict[int, float] = {}  # search key -> when it was first seen due and not run
         self._typical = FIRST_GUESS_SECONDS
+        self._begun: dict[int, float] = {}  # search key -> what it was taken to cost when it began (not yet charged)
         self.searches = 0  # run and charged, for the record (the clock logs them)
         self.seconds = 0.0
         self.waited = 0  # times a due search was told to wait
+        self._lock = threading.RLock()
 
     @property
     def limited(self) -> bool:
         return self.share > 0
 
+    @property
+    def typical(self) -> float:
+        """What a search is taken to cost (seconds): a moving average of the recent ones."""
+        return self._typical
+
     def tokens(self) -> float:
         """Search seconds left in the bucket now (negative: owed by searches that ran over it)."""
-        self._refill(self.clock())
-        return self._tokens
+        with self._lock:
+            self._refill(self.clock())
+            return self._tokens
 
     def usage(self, payer: Payer) -> float:
         """The payer's search seconds, each decayed by half every `half_life` since it was spent."""
-        return self._usage(payer, self.clock())
+        with self._lock:
+            return self._usage(payer, self.clock())
 
     def choose(self, waiting: Sequence[Search]) -> Search | None:
         """Which of the due searches runs now: one that has waited `max_wait` (the oldest), else, while the budget
         has time left, the one whose members used least lately (then the one waiting longest); None: none now."""
-        now = self.clock()
-        self._refill(now)
-        self._note(waiting, now)
-        if not waiting:
-            return None
-        starved = [s for s in waiting if now - self._since[s.key] >= self.max_wait]
-        if starved:
-            return min(starved, key=lambda s: (self._since[s.key], s.key))
-        if self.limited and self._tokens <= 0:
-            return None
-        return min(waiting, key=lambda s: self._rank(s, now))
+        with self._lock:
+            now = self.clock()
+            self._refill(now)
+            self._note(waiting, now)
+            if not waiting:
+                return None
+            starved = [s for s in waiting if now - self._since[s.key] >= self.max_wait]
+            if starved:
+                return min(starved, key=lambda s: (self._since[s.key], s.key))
+            if self.limited and self._tokens <= 0:
+                return None
+            return min(waiting, key=lambda s: self._rank(s, now))
 
-    def waits(self, waiting: Sequence[Search]) -> dict[int, float]:
+    def waits(self, waiting: Sequence[Search], *, not_before: float = 0.0) -> dict[int, float]:
         """For the due searches that did not run: seconds from now until each should be looked at again. In the
         queue's order, each a typical search's refill after the one before, starting when the budget has time
-        again; never past its `max_wait`. (Each is looked at again then, not all at once at every pass.)"""
-        now = self.clock()
-        self._refill(now)
-        self._note(waiting, now)
-        ready = 0.0 if not self.limited or self._tokens > 0 else -self._tokens / self.share
-        spacing = self._typical / self.share if self.limited else self._typical
-        ordered = sorted(waiting, key=lambda s: self._rank(s, now))
-        self.waited += len(ordered)
-        return {
-            search.key: max(0.0, min(ready + place * spacing, self.max_wait - (now - self._since[search.key])))
-            for place, search in enumerate(ordered)
-        }
+        again, and no sooner than `not_before` (when a search thread is expected to be free); never past its
+        `max_wait`. (Each is looked at again then, not all at once at every pass.)"""
+        with self._lock:
+            now = self.clock()
+            self._refill(now)
+            self._note(waiting, now)
+            ready = 0.0 if not self.limited or self._tokens > 0 else -self._tokens / self.share
+            ready = max(ready, not_before)
+            spacing = self._typical / self.share if self.limited else self._typical
+            ordered = sorted(waiting, key=lambda s: self._rank(s, now))
+            self.waited += len(ordered)
+            return {
+                search.key: max(0.0, min(ready + place * spacing, self.max_wait - (now - self._since[search.key])))
+                for place, search in enumerate(ordered)
+            }
+
+    def begin(self, search: Search) -> None:
+        """`search` is under way (on a search thread, its cost known only when it ends): until it is charged, its
+        members count as having spent a typical search and the bucket holds that much less, so the next choice and
+        the order of the searches left waiting count it already (else one member's next table would go ahead of
+        another member's first, only because the first search's cost was not in yet)."""
+        with self._lock:
+            now = self.clock()
+            self._refill(now)
+            self._begun[search.key] = self._typical
+            self._take(search, self._typical, now)
+
+    def cancel(self, search: Search) -> None:
+        """A search that `begin` noted and that will not run after all: it costs nothing."""
+        with self._lock:
+            now = self.clock()
+            self._refill(now)
+            self._take(search, -self._begun.pop(search.key, 0.0), now)
 
     @contextmanager
     def spend(self, search: Search) -> Iterator[None]:
@@ -124,18 +157,23 @@ class SearchBudget:
     def charge(self, search: Search, seconds: float) -> None:
         """`seconds` of search for `search`: taken from the budget, split among its payers; it waits no more."""
         seconds = max(0.0, seconds)
-        now = self.clock()
-        self._refill(now)
+        with self._lock:
+            now = self.clock()
+            self._refill(now)
+            self._take(search, seconds - self._begun.pop(search.key, 0.0), now)  # less what `begin` took already
+            self._since.pop(search.key, None)
+            self._typical += (seconds - self._typical) / 5  # a moving average: recent searches count most
+            self.searches += 1
+            self.seconds += seconds
+            self._forget(now)
+
+    def _take(self, search: Search, seconds: float, now: float) -> None:
+        """`seconds` (negative: given back) from the bucket and from the search's payers, split evenly."""
         if self.limited:
             self._tokens -= seconds
         each = seconds / len(search.payers)
         for payer in set(search.payers):
-            self._used[payer] = (self._usage(payer, now) + each * search.payers.count(payer), now)
-        self._since.pop(search.key, None)
-        self._typical += (seconds - self._typical) / 5  # a moving average: recent searches count most
-        self.searches += 1
-        self.seconds += seconds
-        self._forget(now)
+            self._used[payer] = (max(0.0, self._usage(payer, now) + each * search.payers.count(payer)), now)
 
     def _note(self, waiting: Sequence[Search], now: float) -> None:
         """When each due search was first seen waiting; searches seen long ago and not due now are forgotten (their

@@ -187,3 +187,24 @@ def test_a_search_that_fails_is_charged_all_the_same_and_waits_no_more() -> None
     run(b, clock, other, 0.2)
     clock.advance(9.5)
     assert b.choose([broken]) == broken  # the budget had time again: nothing stuck behind the failure
+
+
+def test_a_search_under_way_counts_for_its_members_before_its_cost_is_known() -> None:
+    """Searches on threads of their own are charged when they end: one that has begun already counts (a typical
+    search's worth), so a second thread's choice, and the order of those left waiting, put another member's first
+    search before this member's next; when it ends its real cost replaces the guess, and one that never runs costs
+    nothing."""
+    clock = Clock()
+    b = budget(clock, share=0.25)
+    alice_1, alice_2, bob = Search(key=1, payers=(1,)), Search(key=2, payers=(1,)), Search(key=3, payers=(2,))
+    assert b.choose([alice_1, alice_2, bob]) == alice_1  # nobody used anything: the first seen, the lowest key
+    b.begin(alice_1)
+    assert b.tokens() == pytest.approx(1.0 - b.typical)
+    assert b.choose([alice_2, bob]) == bob  # a second thread: Bob's first before Alice's second
+    assert list(b.waits([alice_2, bob])) == [3, 2]  # and in the queue too
+    b.begin(bob)
+    run(b, clock, alice_1, 0.3)
+    assert b.usage(1) == pytest.approx(0.3, rel=0.01) and b.searches == 1
+    b.cancel(bob)
+    assert b.usage(2) == 0.0 and b.searches == 1
+    assert b.tokens() == pytest.approx(1.0 - 0.3 + 0.3 * 0.25, rel=0.01)

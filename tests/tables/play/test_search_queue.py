@@ -24,7 +24,7 @@ from tables.play.search_budget import Search, SearchBudget
 from tables.play.services import clock, play
 from tables.play.services.tables import add_bot, create_table
 from tests.tables.helpers import legal_for, seat_to_act, watching
-from tests.tables.play.table_life import moves_at
+from tests.tables.play.table_life import fake_time, moves_at
 
 pytestmark = pytest.mark.django_db
 
@@ -213,12 +213,12 @@ def test_an_instant_tables_bots_search_only_as_the_budget_allows(make_member, se
 
 
 def test_a_failing_search_keeps_the_accounting_whole_and_the_queue_moving(make_member, searches, budget_clock,
-                                                                           caplog) -> None:
+                                                                           caplog, monkeypatch) -> None:
     alice, bob = make_member("alice"), make_member("bob")
     broken, fine = hawk_table(alice), hawk_table(bob)
     searches.broken.add(broken.code)
     budget = budget_on(budget_clock, share=0.25, burst=1.0, max_wait=10.0)
-    now = timezone.now()
+    now = fake_time(monkeypatch).now  # the retry is from when the search failed: here, the pass's time
     due_at(broken, now - timedelta(seconds=1))
     due_at(fine, now)
     version = broken.version

@@ -16,7 +16,7 @@ from tables.models import Move, Round, Table
 from tables.play import background, wakeups
 from tables.play.services import clock, play, presence
 from tests.tables.helpers import current_round, full_table, play_one, seat_to_act, watching
-from tests.tables.play.table_life import TICK, close_page, due, moves_at, seat_of
+from tests.tables.play.table_life import TICK, close_page, due, fake_time, moves_at, seat_of
 
 pytestmark = pytest.mark.django_db
 
@@ -155,17 +155,18 @@ def test_a_table_that_fails_is_logged_the_others_go_on_and_it_is_retried(make_me
                                                                          caplog) -> None:
     broken = paced_bot_table(make_member, settings, "alice")
     fine = paced_bot_table(make_member, settings, "bob")
-    when = max(due(broken), due(fine))
+    time = fake_time(monkeypatch)  # the steps run at `when` (not later, on a slow machine): the retry is from then
+    when = time.to(max(due(broken), due(fine), time.now))
     counts = {t.pk: moves_at(t).count() for t in (broken, fine)}
-    real = clock._step
+    real = clock._locked_step
     failing = {broken.pk}
 
-    def step(*, table_id: int, now: datetime, planned: clock.Planned | None) -> clock.Stepped:
-        if table_id in failing:
+    def step(table: Table, *, now: datetime, planned: clock.Planned | None) -> clock.Stepped:
+        if table.pk in failing:
             raise RuntimeError("the engine choked")
-        return real(table_id=table_id, now=now, planned=planned)
+        return real(table, now=now, planned=planned)
 
-    monkeypatch.setattr(clock, "_step", step)
+    monkeypatch.setattr(clock, "_locked_step", step)
     with caplog.at_level(logging.ERROR, logger="tables.play.services.clock"):
         clock.sweep(now=when)
     assert f"table {broken.pk} failed" in caplog.text and "the engine choked" in caplog.text
@@ -183,7 +184,8 @@ def test_a_failed_round_step_changes_nothing_at_the_table(make_member, settings,
     """A failure inside the step (here the bot) rolls the whole step back: no move, no version, same round."""
     table = paced_bot_table(make_member, settings, "alice")
     table.refresh_from_db()
-    version, when = table.version, table.due_at
+    time = fake_time(monkeypatch)  # the step runs at `when`, not later on a slow machine: the retry is from then
+    version, when = table.version, time.to(max(table.due_at, time.now))
     rnd = current_round(table)
 
     def bot_fails(*args: object, **kwargs: object) -> None:
