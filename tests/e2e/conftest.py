@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import os
 import re
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -160,14 +162,73 @@ def log_in(page, server: Daphne, login: str, password: str = DEMO_PASSWORD) -> N
     page.wait_for_url(f"{server.url}/lobby/")
 
 
+# Reads one member's name a line from stdin, makes the member (e-mail confirmed: may log in) and answers "ok name";
+# a failure answers "error ..." and the helper goes on.
+MEMBER_MAKER = """
+import django, sys, traceback
+django.setup()
+from accounts.models import User
+from allauth.account.models import EmailAddress
+password = sys.argv[1]
+for line in sys.stdin:
+    name = line.strip()
+    try:
+        user = User.objects.create_user(username=name, email=f"{name}@example.org", password=password)
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        print("ok", name, flush=True)
+    except Exception:
+        print("error", traceback.format_exc().replace(chr(10), " | "), flush=True)
+"""
+
+
+class MemberMaker:
+    """One Django process per database for the run, making members on request. A `manage.py shell` per member
+    paid Django's start-up each time: about a second of CPU, and 5-7 s of wall time on a loaded machine."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", MEMBER_MAKER, DEMO_PASSWORD], cwd=ROOT, text=True,
+            env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.lock = threading.Lock()
+
+    def make(self, name: str) -> None:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        with self.lock:
+            self.process.stdin.write(name + "\n")
+            self.process.stdin.flush()
+            answer = self.process.stdout.readline()
+        if answer.strip() != f"ok {name}":
+            raise RuntimeError(f"making member {name} failed: {answer or 'the helper exited'}")
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+_MEMBER_MAKERS: dict[str, MemberMaker] = {}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _close_member_makers() -> Iterator[None]:
+    yield
+    while _MEMBER_MAKERS:
+        _MEMBER_MAKERS.popitem()[1].close()
+
+
 def new_member(env: dict[str, str], prefix: str = "member") -> str:
     """A member of the test's own: the seeded ones may be playing at a table of another test (a member plays at one
     running table at a time)."""
     name = f"{prefix}{uuid.uuid4().hex[:8]}"
-    manage("shell", "-c", "from accounts.models import User; from allauth.account.models import EmailAddress; "
-           f"u = User.objects.create_user(username={name!r}, email='{name}@example.org', password={DEMO_PASSWORD!r}); "
-           "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)",  # confirmed: may log in
-           env=env)
+    database = env["DATABASE_URL"]
+    if database not in _MEMBER_MAKERS or _MEMBER_MAKERS[database].process.poll() is not None:
+        _MEMBER_MAKERS[database] = MemberMaker(env)
+    _MEMBER_MAKERS[database].make(name)
     return name
 
 
@@ -179,8 +240,11 @@ def member_page(browser: Browser, server: Daphne, login: str):
 
 
 def open_table(page, server: Daphne, game: str, players: int, *, bots: bool, bot_level: str | None = None,
-               **options: str) -> str:
-    """Start a table from the lobby form (bots at the form's level unless `bot_level` says); returns its page URL."""
+               speed: str = "brisk", **options: str) -> str:
+    """Start a table from the lobby form (bots at the form's level unless `bot_level` says); returns its page URL.
+    Bots at the brisk speed, not the form's normal one: still paced, one move at a time pushed over the socket (the
+    `instant` speed plays them within the member's request, another path), at half the wait of the normal speed;
+    the tests of the pace itself (test_table_life.py) choose theirs."""
     page.goto(f"{server.url}/lobby/")
     with page.expect_response(lambda response: "/lobby/new/" in response.url):
         page.select_option("#id_game", game)  # htmx swaps in this game's form
@@ -193,6 +257,7 @@ def open_table(page, server: Daphne, game: str, players: int, *, bots: bool, bot
         page.check("input[name=fill_with_bots]")
     if bot_level is not None:
         page.select_option("#id_bot_level", bot_level)
+    page.select_option("#id_bot_speed", speed)
     page.click("#new-table button[type=submit]")
     page.wait_for_url(f"{server.url}/t/**")
     page.wait_for_selector("#board")
