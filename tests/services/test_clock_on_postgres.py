@@ -15,12 +15,10 @@ from datetime import timedelta
 import pytest
 from django.db import close_old_connections, connection
 
-from accounts.models import User
 from tables.models import Table
 from tables.play.search_budget import SearchBudget
 from tables.play.services import clock, play
-from tables.play.services.tables import add_bot, create_table
-from tests.tables.helpers import legal_for, seat_to_act, watching
+from tests.tables.helpers import hawk_table
 from tests.tables.play.table_life import fake_time, moves_at
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -28,23 +26,9 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 WAIT = 20.0
 
 
-def brisk_easy_table(member: User) -> Table:
-    table = create_table(creator=member, game="hawk", players=4, bot_level="easy", bot_speed="brisk")
-    for _ in range(3):
-        add_bot(table_id=table.pk, user=member)
-    watching(table, member)
-    table.refresh_from_db()
-    if seat_to_act(table) == 0:
-        play.play_move(table_id=table.pk, user=member, move_text=legal_for(table, 0)[0],
-                       expected_version=table.version)
-    table.refresh_from_db()
-    assert seat_to_act(table) in (1, 2, 3)
-    return table
-
-
 def test_a_table_one_process_is_stepping_holds_up_no_other_table(make_member, monkeypatch) -> None:
     assert connection.features.has_select_for_update_skip_locked
-    tables = [brisk_easy_table(make_member(f"m{i}")) for i in range(4)]
+    tables = [hawk_table(make_member(f"m{i}"), level="easy", speed="brisk") for i in range(4)]
     time = fake_time(monkeypatch)
     start = time.to(max([time.now, *(t.due_at for t in tables)]))
     for i, table in enumerate(tables):  # due in this order: both processes' lists start with the first

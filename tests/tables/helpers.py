@@ -11,7 +11,7 @@ from rules.engine import registry
 from tables.models import Round, Table
 from tables.play.forms import NewTableForm
 from tables.play.services import play, presence
-from tables.play.services.tables import create_table, join_table
+from tables.play.services.tables import add_bot, create_table, join_table
 
 PLAYERS = {"sheepshead": 5, "hawk": 4, "hawsker": 2, "puskiyon": 4}
 
@@ -36,6 +36,22 @@ def watching(table: Table, *members: User) -> None:
     so their turns wait for them until their time runs out."""
     for member in members:
         presence.socket_opened(table_id=table.pk, user=member, channel_name=f"test-{table.pk}-{member.pk}")
+
+
+def hawk_table(member: User, *, level: str = "strong", speed: str = "instant") -> Table:
+    """The member's Hawk table with three bots at `level` and `speed`, open in the member's page, played to a bot's
+    turn (the clock's and the search budget's tests start from here)."""
+    table = create_table(creator=member, game="hawk", players=4, bot_level=level, bot_speed=speed)
+    for _ in range(3):
+        add_bot(table_id=table.pk, user=member)
+    watching(table, member)
+    table.refresh_from_db()
+    if seat_to_act(table) == 0:
+        play.play_move(table_id=table.pk, user=member, move_text=legal_for(table, 0)[0],
+                       expected_version=table.version)
+    assert seat_to_act(table) in (1, 2, 3)
+    table.refresh_from_db()
+    return table
 
 
 def current_round(table: Table) -> Round:

@@ -31,7 +31,7 @@ from tables.play import background, search_pool
 from tables.play.search_budget import SearchBudget
 from tables.play.services import clock, play
 from tables.play.services.tables import add_bot, create_table
-from tests.tables.helpers import legal_for, seat_to_act, watching
+from tests.tables.helpers import hawk_table, seat_to_act
 from tests.tables.play.table_life import TICK, fake_time, moves_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,21 +76,6 @@ class Decisions:
 @pytest.fixture
 def decisions(monkeypatch: pytest.MonkeyPatch) -> Decisions:
     return Decisions(monkeypatch)
-
-
-def hawk_table(member: User, *, level: str, speed: str) -> Table:
-    """The member's Hawk table with three bots at `level` and `speed`, open in the member's page, a bot to act."""
-    table = create_table(creator=member, game="hawk", players=4, bot_level=level, bot_speed=speed)
-    for _ in range(3):
-        add_bot(table_id=table.pk, user=member)
-    watching(table, member)
-    table.refresh_from_db()
-    if seat_to_act(table) == 0:
-        play.play_move(table_id=table.pk, user=member, move_text=legal_for(table, 0)[0],
-                       expected_version=table.version)
-    assert seat_to_act(table) in (1, 2, 3)
-    table.refresh_from_db()
-    return table
 
 
 def process(name: str, start: datetime, done: threading.Event, errors: list[BaseException]) -> threading.Thread:

@@ -22,8 +22,7 @@ from tables.models import Move, Seat, Table
 from tables.play import search_budget
 from tables.play.search_budget import Search, SearchBudget
 from tables.play.services import clock, play
-from tables.play.services.tables import add_bot, create_table
-from tests.tables.helpers import legal_for, seat_to_act, watching
+from tests.tables.helpers import hawk_table
 from tests.tables.play.table_life import fake_time, moves_at
 
 pytestmark = pytest.mark.django_db
@@ -80,21 +79,6 @@ def searches(monkeypatch: pytest.MonkeyPatch, budget_clock: BudgetClock) -> Sear
 def budget_on(budget_clock: BudgetClock, **options: float) -> SearchBudget:
     """A budget on the test's clock, for wall time and a search's CPU time alike."""
     return SearchBudget(clock=budget_clock, cpu_clock=budget_clock, **options)
-
-
-def hawk_table(member: User, *, level: str = "strong", speed: str = "instant") -> Table:
-    """The member's Hawk table with three bots, open in the member's page, played to a bot's turn."""
-    table = create_table(creator=member, game="hawk", players=4, bot_level=level, bot_speed=speed)
-    for _ in range(3):
-        add_bot(table_id=table.pk, user=member)
-    watching(table, member)
-    table.refresh_from_db()
-    if seat_to_act(table) == 0:
-        play.play_move(table_id=table.pk, user=member, move_text=legal_for(table, 0)[0],
-                       expected_version=table.version)
-    assert seat_to_act(table) in (1, 2, 3)
-    table.refresh_from_db()
-    return table
 
 
 def held_by(table: Table, member: User) -> Table:
