@@ -50,18 +50,25 @@ class SignupExtraForm(forms.Form):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name", "time_zone", "turn_sound", "language"]
+        fields = [
+            "display_name", "time_zone", "turn_sound", "language", "auto_play_forced", "premoves", "trick_pause",
+            "card_sounds",
+        ]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # A post without the zone (a page from before it was on the form) keeps the member's, not an error.
         self.fields["time_zone"].required = False
+        self.fields["trick_pause"].required = False
 
     def clean_display_name(self) -> str:
         return _clean_display_name(self.cleaned_data["display_name"], member=self.instance)
 
     def clean_time_zone(self) -> str:
         return self.cleaned_data["time_zone"] or self.instance.time_zone
+
+    def clean_trick_pause(self) -> str:
+        return self.cleaned_data["trick_pause"] or self.instance.trick_pause
 
 
 class TurnSoundForm(forms.Form):

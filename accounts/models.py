@@ -29,6 +29,26 @@ class User(AbstractUser):
         help_text=_("Play a short, quiet tone when it becomes your turn while the table's tab is in the background."),
     )
 
+    # How the table plays for this member (issue 41). Forced cards and premoves are on by default: a card the rules
+    # leave no choice about, or one chosen ahead, asks nothing of the member. Card sounds are off, as the turn tone is.
+    auto_play_forced = models.BooleanField(
+        _("play forced cards for me"), default=True,
+        help_text=_("When the rules leave you a single card or move, it is played for you after a short pause."),
+    )
+    premoves = models.BooleanField(
+        _("premoves"), default=True,
+        help_text=_("Choose your card before your turn; it is played when your turn comes, if it is still legal."),
+    )
+    trick_pause = models.CharField(
+        _("how long a taken trick stays"), max_length=8, default="normal",
+        choices=[("short", _("Short")), ("normal", _("Normal")), ("long", _("Long"))],
+        help_text=_("How long the cards of a finished trick stay in front of you before they go to the taker."),
+    )
+    card_sounds = models.BooleanField(
+        _("card sounds"), default=False,
+        help_text=_("A soft sound when a card is played and when a trick is taken."),
+    )
+
     # Times on the site show in this zone, named ("18:05 CET"); accounts.middleware activates it per request.
     time_zone = models.CharField(
         _("time zone"), max_length=64, choices=time_zone_choices, default=default_time_zone,
