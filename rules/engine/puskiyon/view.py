@@ -53,10 +53,19 @@ def _sentence(kind: str, mine: bool, who: Said, card: str) -> Said | None:
     return sentences.get(kind)
 
 
-def _last(state: State, viewer: int | None) -> Said | str:
+# A turn's second step as the move log tells it: the draw was told on the line before, so the line of what came of
+# it tells only that ("Bob passed.", not "Bob drew a card and passed." after "Bob drew a card.").
+_AFTER_THE_DRAW = {DREW_PASSED: PASSED, DREW_PLAYED: PLAYED}
+
+
+def _last(state: State, viewer: int | None, *, draw_told: bool = False) -> Said | str:
+    """The last step in words: as the board's last line, the whole turn; with `draw_told` (the move log, whose line
+    before told the draw), only what the step itself did."""
     seat, kind, card = state.last
     if seat < 0:
         return ""
+    if draw_told:
+        kind = _AFTER_THE_DRAW.get(kind, kind)
     who = _who(seat, viewer)
     mine = seat == viewer
     sentence = _sentence(kind, mine, who, str(card))
@@ -161,5 +170,6 @@ def bot_view(state: State, seat: int) -> dict[str, Any]:
 
 def last_event(state: State, viewer: int | None) -> Said | str:
     """What the last move did, as `viewer` (None: a spectator) may read it: the table's move log, line by line
-    (a card drawn is named only to the one who drew it)."""
-    return _last(state, viewer)
+    (a card drawn is named only to the one who drew it). Each step is told once: a draw has its own line, so the
+    pass or play that follows it says only that (issue 41)."""
+    return _last(state, viewer, draw_told=True)

@@ -113,17 +113,22 @@ def _last(state: State, viewer: int | None) -> Said | str:
             took = said("%(player)s took the trick (%(points)s points).", player=seat_said(winner),
                         points=facts["points"])
         text = said("%(played)s %(took)s", played=played, took=took)
-        if JACK_OF_DIAMONDS in cards:
-            holder = (leader + cards.index(JACK_OF_DIAMONDS)) % players
-            text = _and_reveal(text, _reveal(state, holder, viewer))
-        return text
+        # The partner is told once, as the jack of diamonds is played: when it closed the trick, here; when it was
+        # played earlier in the trick, that line told it already (issue 41).
+        return _and_reveal(text, _reveal(state, seat, viewer) if cards[-1] == JACK_OF_DIAMONDS else "")
     if state.picker is None:
         return said("Everybody passed: a leaster. The blind goes to whoever takes the last trick.")
-    leads = said("you lead") if first == viewer else said("%(player)s leads", player=seat_said(first))
+    leads = _leads(state, viewer)
     if viewer == state.picker:
         return said("You buried %(cards)s; %(leads)s.", cards=" ".join(_texts(state.buried)), leads=leads)
     return said("%(player)s buried %(count)s cards; %(leads)s.", player=seat_said(state.picker, capital=True),
                 count=len(state.buried), leads=leads)
+
+
+def _leads(state: State, viewer: int | None) -> Said:
+    """Who leads the first trick (seat 0, left of the dealer), said to `viewer`."""
+    first = (state.dealer + 1) % state.players
+    return said("you lead") if first == viewer else said("%(player)s leads", player=seat_said(first))
 
 
 def _prompt(state: State, viewer: int | None, hand: tuple[Card, ...], summary: dict[str, Any] | None) -> Said:
@@ -266,8 +271,22 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 
 def last_event(state: State, viewer: int | None) -> Said | str:
-    """What the last move did, as `viewer` (None: a spectator) may read it: the table's move log, line by line."""
+    """What the last move did, as `viewer` (None: a spectator) may read it: the table's move log, line by line.
+
+    Each move is told once: the board's last line sums the bury up once it is done ("Bot 4 buried 2 cards"), but
+    in the log each card buried before the last has had its line, so the last one's line tells that card only."""
+    if _bury_just_done(state):
+        leads = _leads(state, viewer)
+        if viewer == state.picker:
+            return said("You buried %(card)s; %(leads)s.", card=str(state.buried[-1]), leads=leads)
+        return said("%(player)s buried a card; %(leads)s.", player=seat_said(state.picker, capital=True),
+                    leads=leads)
     return _last(state, viewer)
+
+
+def _bury_just_done(state: State) -> bool:
+    """The last move buried the last card of the bury: play starts and nobody has played yet."""
+    return state.phase == PLAY and state.picker is not None and not state.trick and not state.tricks
 
 
 def tricks_done(state: State) -> int:

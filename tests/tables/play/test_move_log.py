@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from rules.engine import registry
 from rules.engine.api import Config
@@ -18,6 +19,7 @@ from rules.engine.puskiyon.state import DREW, DREW_PASSED
 from rules.engine.text import from_data
 from tables.models import Move, Round
 from tables.play import move_log
+from tables.play.selectors import log_lines
 from tables.play.services import clock
 from tables.play.services.tables import leave_table
 from tests.tables.helpers import PLAYERS, current_round, full_table, seat_to_act, watching
@@ -209,3 +211,43 @@ def test_the_bots_closing_a_table_write_their_lines_too(make_member) -> None:
     rnd = current_round(table)
     assert rnd.over
     assert len(move_lines(rnd)) == rnd.moves_made == moves_at(table).count()
+
+
+def board_lines(rnd: Round, viewer: int | None, language: str) -> list[str]:
+    """The log as the board shows it to `viewer` in `language` (names put in, suits as symbols)."""
+    names = [f"P{seat}" for seat in range(PLAYERS[rnd.match.table.game])]
+    with translation.override(language):
+        return [line.text for line in log_lines(rnd, viewer, names, set())]
+
+
+def test_each_buried_card_and_the_partner_are_told_once_in_either_language(make_member) -> None:
+    """Issue 41: the last card of the bury counted the whole bury again ("P4 buried a card." then "P4 buried 2
+    cards"), and the line closing a trick said "X is the picker's partner." again after the jack of diamonds."""
+    buries = partners = 0
+    for rnd in played_rounds("sheepshead", make_member, rounds=4, seed=2):
+        buried = rnd.moves.filter(text__startswith="bury ").count()
+        buries += buried
+        for viewer in (None, *range(PLAYERS["sheepshead"])):
+            english, german = board_lines(rnd, viewer, "en"), board_lines(rnd, viewer, "de")
+            assert len([line for line in english if "buried" in line]) == buried, english
+            assert not [line for line in english if re.search(r"buried \d+ cards", line)]
+            assert len([line for line in german if "drückt" in line or "gedrückt" in line]) == buried, german
+            assert not [line for line in german if "Karten gedrückt" in line]
+            told = [line for line in english if "picker's partner" in line]
+            assert len(told) <= 1, told
+            assert len([line for line in german if "Partner des Spielers" in line]) == len(told)
+            partners += len(told)
+    assert buries > 0 and partners > 0
+
+
+def test_a_draw_is_told_once_not_again_with_what_came_of_it(make_member) -> None:
+    """Issue 41: "You drew 3C." then "You drew 3C and passed."; now the second line tells the pass only."""
+    draws = 0
+    for rnd in played_rounds("puskiyon", make_member, rounds=2, seed=5):
+        drawn = rnd.moves.filter(text="draw").count()
+        draws += drawn
+        for viewer in (None, *range(PLAYERS["puskiyon"])):
+            english, german = board_lines(rnd, viewer, "en"), board_lines(rnd, viewer, "de")
+            assert len([line for line in english if "drew" in line]) == drawn, english
+            assert len([line for line in german if "zieht" in line or "gezogen" in line]) == drawn, german
+    assert draws > 0
