@@ -294,18 +294,31 @@ def round_headline(summary: dict[str, Any], names: list[str]) -> str:
     return name_seats(text or "", names)
 
 
-def timeout_notice(recent: list[tuple[str, int]], names: list[str]) -> str:
-    """Who ran out of time since a member last moved (`recent`: (actor, seat), newest first). It names
-    the seat, never the card the bot chose (a buried or discarded card must stay hidden)."""
-    late = []
-    for actor, seat in recent:
+def timeout_notice(recent: list[tuple[str, int]], names: list[str], *, viewer: int | None = None,
+                   to_act: int | None = None) -> str:
+    """Who ran out of time since a member last moved (`recent`: (actor, seat), newest first), said to `viewer` (their
+    own seat in the second person). It names the seat, never the card the bot chose (a buried or discarded card must
+    stay hidden).
+
+    A late seat is told only until its next turn (`to_act`): by then the news is old, and on the late member's own
+    board it would stand beside their new turn as if the bot were still playing for them. Only when the turn comes
+    straight back to them (a second card to bury or discard) does it stay until the next move, so they learn of it.
+    """
+    late: list[int] = []
+    for index, (actor, seat) in enumerate(recent):
         if actor == Move.Actor.MEMBER:
             break
-        if actor == Move.Actor.TIMEOUT and names[seat] not in late:
-            late.append(names[seat])
+        if actor == Move.Actor.TIMEOUT and seat not in late and (index == 0 or seat != to_act):
+            late.append(seat)
     if not late:
         return ""
-    return gettext("Time ran out for %(players)s; the bot played for them.") % {"players": said_and(late)}
+    others = [names[seat] for seat in late if seat != viewer]
+    if viewer not in late:
+        return gettext("Time ran out for %(players)s; the bot played for them.") % {"players": said_and(others)}
+    if not others:
+        return gettext("Time ran out: the bot played for you.")
+    return gettext("Time ran out for you and for %(players)s; the bot played for you all.") % {
+        "players": said_and(others)}
 
 
 def said_and(items: list[str]) -> str:
@@ -580,7 +593,8 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
     board.view = view
     if current.over and current.result:
         board.round_text = round_headline(current.result.get("summary", {}), names)
-    board.timeout_notice = timeout_notice(recent_from_log(current.log), names)
+    board.timeout_notice = timeout_notice(recent_from_log(current.log), names, viewer=seat_number,
+                                          to_act=None if view.get("over") else view.get("to_act"))
     counts = view.get("hand_counts") or []
     for line in board.seats:
         line.total = totals[line.position] if line.position < len(totals) else None

@@ -242,5 +242,6 @@ def test_everyone_sees_that_the_bot_played_for_a_late_seat(make_member) -> None:
     late = [alice, bob][seat]
     assert clock.advance(table_id=table.pk, now=current_round(table).deadline + timedelta(seconds=1))
     table.refresh_from_db()
-    for viewer in (alice, bob):
-        assert f"Time ran out for {late.display_name}; the bot played for them." in render_board(table, viewer)
+    other = bob if late == alice else alice
+    assert f"Time ran out for {late.display_name}; the bot played for them." in render_board(table, other)
+    assert "Time ran out: the bot played for you." in render_board(table, late)  # to the late member, as theirs
