@@ -243,10 +243,17 @@ def move_word(kind: str) -> str:
 
 
 def move_label(text: str) -> str:
+    """A move's words on its button ("Play 7♥"). A play of several cards (Hawsker's combinations) says which one
+    lands on top, the last named (RULES.md: the player orders a combination): "Play 3♥ 3♣" and "Play 3♣ 3♥" are
+    different moves, and only the top card decides what may follow."""
     kind, *cards = text.split()
     if not cards:
         return move_word(kind)
-    return f"{move_word(kind)} " + " ".join(f"{card(c).rank}{SUIT_SYMBOLS[card(c).suit]}" for c in cards)
+    shown = [f"{card(c).rank}{SUIT_SYMBOLS[card(c).suit]}" for c in cards]
+    label = f"{move_word(kind)} " + " ".join(shown)
+    if kind == "play" and len(shown) > 1:
+        return gettext("%(move)s (%(card)s on top)") % {"move": label, "card": shown[-1]}
+    return label
 
 
 _SEAT_WORD = re.compile(r"\b([Ss])eat (\d+)\b")
