@@ -13,7 +13,7 @@ from tables.lobby.selectors import lobby_tables, my_tables
 from tables.lobby.services.presence import online_count
 from tables.play.forms import NewTableForm
 from tables.play.services import tables as table_services
-from tables.play.services.errors import TableError
+from tables.play.services.errors import PlayingElsewhere, TableError
 
 
 @login_not_required
@@ -48,8 +48,15 @@ def create_table(request: HttpRequest) -> HttpResponse:
             )
         except TableError as error:
             form.add_error(None, str(error))
+            # Also at the top of the page, where the member sees it without scrolling down to the form (issue 41),
+            # with a link to the table they are playing at when that is why.
+            refusal = {"message": str(error),
+                       "table": error.table_code if isinstance(error, PlayingElsewhere) else ""}
         else:
             return redirect("table", code=table.code)
+    else:
+        refusal = None
     return render(request, "tables/lobby/lobby.html", {
         "online_count": online_count(), "tables": lobby_tables(), "mine": my_tables(request.user), "form": form,
+        "refusal": refusal,
     }, status=400)

@@ -57,8 +57,9 @@ class NewTableForm(forms.Form):
         min_value=GRACE_RANGE[0], max_value=GRACE_RANGE[1], required=False,
         help_text=_("When a player's page has closed, the bot plays their turns after this."),
     )
-    fill_with_bots = forms.BooleanField(
-        label=_("Fill the other seats with bots and start now"), required=False, initial=False
+    fill_with_bots = forms.BooleanField(  # on: a newcomer's first table starts (issue 41); untick to wait for members
+        label=_("Fill the other seats with bots and start now"), required=False, initial=True,
+        help_text=_("Untick it to wait for other members to sit down, or to invite them to a private table."),
     )
     private = forms.BooleanField(label=_("Private (not listed in the lobby; share the link)"), required=False)
 

@@ -20,6 +20,9 @@ from tables.quickplay.services.matchmaking import BAND_NAMES
 ANY = "any"
 # Not the new-table form's "opt_": both forms are on the lobby page, and a name belongs to one form.
 OPTION_PREFIX = "quick_opt_"
+# The defaults seat the members who are there: any table size the game allows, and bots in the seats left after a
+# short wait, so two members of a small club who ask for Sheepshead play together within half a minute.
+DEFAULT_BOTS_AFTER = "30"
 BOTS_AFTER_CHOICES = [
     ("", _("Never: members only")),
     ("30", _("After 30 seconds")),
@@ -34,7 +37,7 @@ class QuickPlayForm(forms.Form):
     players = forms.ChoiceField(label=_("Players"), choices=[])
     band = forms.ChoiceField(choices=[], required=False)
     bots_after = forms.ChoiceField(
-        label=_("Play with bots"), choices=BOTS_AFTER_CHOICES, required=False,
+        label=_("Play with bots"), choices=BOTS_AFTER_CHOICES, required=False, initial=DEFAULT_BOTS_AFTER,
         help_text=_("If not enough members come, bots take the empty seats after this wait."),
     )
 
@@ -46,7 +49,7 @@ class QuickPlayForm(forms.Form):
         if len(counts) > 1:
             counts.insert(0, (ANY, gettext("Any number")))
         self.fields["players"].choices = counts
-        self.fields["players"].initial = str(self.spec.default_players)
+        self.fields["players"].initial = counts[0][0]  # "any": whoever is there is seated (issue 41)
         game_bands = self.spec.bands
         if game_bands:
             self.fields["band"].choices = [("", gettext("Any")), *[(b.key, say(b.label)) for b in game_bands]]

@@ -7,7 +7,7 @@ count the same way: a request past its expiry no longer counts, even before a sw
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db.models import Count, Q
@@ -17,11 +17,13 @@ from django.utils.translation import gettext, ngettext
 from accounts.models import User
 from rules.engine import registry
 from tables.models import QueueRequest, Seat, Table
-from tables.quickplay.services.matchmaking import band_label, bands, next_due
+from tables.quickplay.services.matchmaking import band_label, bands, fits, kinds_for, next_due, same_options
 
 # A member whose table formed this recently is moved there when their lobby socket (re)connects:
 # covers a table that formed between the page being rendered and its socket connecting.
 READY_REPLAY = timedelta(seconds=15)
+# A panel looks at this many other waiting requests for one that fits (a club's queue is short; a bench's is not).
+PARTNERS_LOOKED_AT = 200
 
 
 @dataclass(frozen=True)
@@ -44,10 +46,22 @@ class QuickStatus:
     due: datetime | None = None  # when bots join or the request expires by itself
     ready: Table | None = None  # a table quick play seated them at just now
     ready_at: datetime | None = None
+    alone: bool = False  # nobody else waiting could sit at a table with them
+    bots_in: int | None = None  # seconds until bots take the empty seats (None: members only)
+    elsewhere: list[GameQueue] = field(default_factory=list)  # other games members wait for now
 
     @property
     def waited_text(self) -> str:
         return duration_text(self.waited_seconds)
+
+    @property
+    def bots_in_text(self) -> str:
+        return duration_text(self.bots_in or 0)
+
+    @property
+    def duration_words(self) -> dict[str, str]:
+        """How a duration is written, for the page's script that counts on (static/js/quick_wait.js)."""
+        return {"seconds": gettext("%(seconds)s s"), "minutes": gettext("%(minutes)s min %(seconds)s s")}
 
 
 def duration_text(seconds: int) -> str:
@@ -107,6 +121,17 @@ def describe(request: QueueRequest) -> str:
     return " · ".join(parts)
 
 
+def any_partner(mine: QueueRequest, *, now: datetime) -> bool:
+    """Whether someone else waiting could sit at a table with `mine`: same game and house rules, and a table
+    size and band both accept."""
+    spec = registry.spec(mine.game)
+    kinds = kinds_for(spec, mine)
+    others = QueueRequest.objects.filter(game=mine.game, state=QueueRequest.State.WAITING,
+                                         expires_at__gt=now).exclude(pk=mine.pk).only(
+        "game", "players", "band", "options")[:PARTNERS_LOOKED_AT]
+    return any(same_options(other, mine) and any(fits(other, kind) for kind in kinds) for other in others)
+
+
 def quick_status(user: User, *, now: datetime | None = None, counts: list[GameQueue] | None = None) -> QuickStatus:
     now = now or timezone.now()
     status = QuickStatus(counts=counts if counts is not None else waiting_counts(now=now))
@@ -121,6 +146,10 @@ def quick_status(user: User, *, now: datetime | None = None, counts: list[GameQu
         status.of = next(q.waiting for q in status.counts if q.key == mine.game)
         status.waited_seconds = int((now - mine.created_at).total_seconds())
         status.description = describe(mine)
+        status.alone = not any_partner(mine, now=now)
+        status.elsewhere = [q for q in status.counts if q.key != mine.game and q.waiting]
+        if mine.bots_after_seconds is not None:
+            status.bots_in = max(0, mine.bots_after_seconds - status.waited_seconds)
     if mine is not None:
         status.due = next_due(mine)
     elif user.is_authenticated:

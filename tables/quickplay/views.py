@@ -12,28 +12,34 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.models import QueueRequest, Table
-from tables.play.services.errors import TableError
+from tables.play.services.errors import PlayingElsewhere, TableError
 from tables.quickplay.forms import QuickPlayForm
 from tables.quickplay.rendering import PANEL, panel_context
 from tables.quickplay.services import matchmaking
 
 
-def _panel(request: HttpRequest, *, form: QuickPlayForm | None = None, error: str = "",
+def _panel(request: HttpRequest, *, form: QuickPlayForm | None = None, error: str = "", error_table: str = "",
            status: int = 200) -> HttpResponse:
-    return render(request, f"{PANEL}#quick-mine", panel_context(request.user, form=form, error=error),
-                  status=status)
+    context = panel_context(request.user, form=form, error=error)
+    context["quick_error_table"] = error_table
+    return render(request, f"{PANEL}#quick-mine", context, status=status)
 
 
 def _refused(request: HttpRequest, message: str, *, form: QuickPlayForm | None = None,
-             status: int = 400) -> HttpResponse:
+             status: int = 400, table_code: str = "") -> HttpResponse:
+    """The refusal where the member clicked (the panel), with a link to their running table when that is why."""
     if not request.htmx:
+        if table_code:
+            message = format_html('{} <a href="{}">{}</a>', message, reverse("table", args=[table_code]),
+                                  gettext("Go to your table"))
         messages.error(request, message)
         return redirect("lobby")
-    response = _panel(request, form=form, error=message, status=status)
+    response = _panel(request, form=form, error=message, error_table=table_code, status=status)
     response["HX-Retarget"] = "#quick-mine"
     response["HX-Reswap"] = "outerHTML"
     return response
@@ -48,6 +54,10 @@ def _form_errors(form: QuickPlayForm) -> str:
         parts.extend(gettext("%(field)s: %(error)s") % {"field": label, "error": error} if label else error
                      for error in errors)
     return gettext("Quick play: %(errors)s") % {"errors": "; ".join(parts)}
+
+
+def _running(error: TableError) -> str:
+    return error.table_code if isinstance(error, PlayingElsewhere) else ""
 
 
 def _to_table(request: HttpRequest, code: str) -> HttpResponse:
@@ -78,12 +88,22 @@ def join(request: HttpRequest) -> HttpResponse:
     try:
         queued = matchmaking.enqueue(user=request.user, **bound.request_kwargs())
     except TableError as error:
-        return _refused(request, str(error), form=bound, status=error.status)
+        return _refused(request, str(error), form=bound, status=error.status, table_code=_running(error))
     if queued.state == QueueRequest.State.MATCHED and queued.table_id is not None:
         return _to_table(request, queued.table.code)
     if request.htmx:
         return _panel(request)
     return redirect(reverse("lobby") + "#quick-play")
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """Stop waiting for members: a table with bots in the seats nobody came for, at once."""
+    try:
+        queued = matchmaking.play_now(user=request.user)
+    except TableError as error:
+        return _refused(request, str(error), status=error.status, table_code=_running(error))
+    return _to_table(request, queued.table.code)
 
 
 @require_POST

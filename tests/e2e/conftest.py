@@ -253,8 +253,7 @@ def open_table(page, server: Daphne, game: str, players: int, *, bots: bool, bot
     page.select_option("#id_players", str(players))
     for name, value in options.items():
         page.fill(f"[name=opt_{name}]", value)
-    if bots:
-        page.check("input[name=fill_with_bots]")
+    page.set_checked("input[name=fill_with_bots]", bots)  # ticked by default (issue 41): untick to wait for members
     if bot_level is not None:
         page.select_option("#id_bot_level", bot_level)
     page.select_option("#id_bot_speed", speed)

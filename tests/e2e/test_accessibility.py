@@ -241,6 +241,7 @@ def open_private_table_and_invite(server: Daphne, invited: str, page: Page) -> s
         page.select_option("#id_game", "hawk")
     expect(page.locator("#new-table[data-game=hawk]")).to_be_attached()
     page.check("input[name=private]")
+    page.uncheck("input[name=fill_with_bots]")  # the invited member takes a seat
     page.click("#new-table button[type=submit]")
     page.wait_for_url(f"{server.url}/t/**")
     panel = page.locator("#invitations-panel")

@@ -61,6 +61,7 @@ def test_a_member_invites_two_by_name_and_each_takes_the_seat_from_the_lobby(bro
     host.wait_for_selector("#new-table[data-game=hawk] #id_players option[value='4']", state="attached")
     host.select_option("#id_players", "4")
     host.check("input[name=private]")
+    host.uncheck("input[name=fill_with_bots]")  # the guests take the seats
     host.click("#new-table button[type=submit]")
     host.wait_for_url(re.compile(r".*/t/[^/]+/$"))
     table_url = host.url
@@ -132,6 +133,7 @@ def test_an_invitation_whose_table_starts_leaves_the_open_lobby_without_a_reload
         host.select_option("#id_game", "hawsker")
     host.wait_for_selector("#new-table[data-game=hawsker]", state="attached")
     host.check("input[name=private]")
+    host.uncheck("input[name=fill_with_bots]")  # the guest takes the seat
     host.click("#new-table button[type=submit]")
     host.wait_for_url(re.compile(r".*/t/[^/]+/$"))
     panel = host.locator("#invitations-panel")

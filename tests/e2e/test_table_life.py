@@ -98,8 +98,7 @@ def open_paced_table(page: Page, server, game: str, players: int, *, bots: bool,
         form.locator("[name=grace_seconds]").fill(str(grace))
     if turn_seconds is not None:
         form.locator("[name=turn_seconds]").fill(str(turn_seconds))
-    if bots:
-        form.locator("[name=fill_with_bots]").check()
+    form.locator("[name=fill_with_bots]").set_checked(bots)
     form.get_by_role("button", name="Open the table").click()
     page.wait_for_url(f"{server.url}/t/**")
     expect(page.locator("#board")).to_be_visible()

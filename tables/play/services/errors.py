@@ -31,5 +31,13 @@ class NotAllowed(TableError):
     status = 403
 
 
+class PlayingElsewhere(NotAllowed):
+    """The member is already playing at a running table: the page that refuses links to it (`table_code`)."""
+
+    def __init__(self, message: str, *, table_code: str) -> None:
+        super().__init__(message)
+        self.table_code = table_code
+
+
 class IllegalPlay(TableError):
     status = 400

@@ -24,7 +24,7 @@ from tables.play import push, wakeups
 from tables.play.pace import GRACE_RANGE
 from tables.play.privacy import ensure_may_sit
 from tables.play.services import open_tables, table_limits
-from tables.play.services.errors import NotAllowed, NotSeated, TableError, TableFull
+from tables.play.services.errors import NotAllowed, NotSeated, PlayingElsewhere, TableError, TableFull
 from tables.play.services.play import Live, begin_match, locked_table, seat_of, seats_at
 from tables.play.signals import table_stopped_waiting
 from tables.play.table_names import english_name, shown_name
@@ -315,10 +315,11 @@ def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_o
 
     for user_id, (playing, waiting, open_seat) in commitments(ids, besides=table).items():
         if playing is not None:
-            at = called(Table.objects.get(pk=playing))
+            running = Table.objects.get(pk=playing)
+            at = called(running)
             if len(ids) == 1:
-                raise NotAllowed(gettext("You are already playing at %(table)s; finish there or leave that table "
-                                         "first.") % {"table": at})
+                raise PlayingElsewhere(gettext("You are already playing at %(table)s; finish there or leave that "
+                                               "table first.") % {"table": at}, table_code=running.code)
             raise NotAllowed(gettext("%(member)s is already playing at %(table)s; this table can start once they "
                                      "have finished or left there.") % {"member": names[user_id], "table": at})
         if waiting is not None and not waiting_ok:

@@ -210,6 +210,35 @@ def cancel(*, user: User) -> QueueRequest:
 
 
 @batched
+def play_now(*, user: User) -> QueueRequest:
+    """The member stops waiting for members: their request is seated at once, with other waiting members who
+    accept bots and fit (as when its bots wait passes), and bots in the seats left. The request comes back
+    matched, with its table."""
+    request = QueueRequest.objects.filter(user=user, state=QueueRequest.State.WAITING).first()
+    if request is None:
+        raise _nothing_to_cancel(user)
+    with transaction.atomic():
+        _lock_game(request.game)
+        ensure_may_start(user)  # a table of bots is one the member starts alone: it counts
+        now = timezone.now()
+        live = [r for r in _waiting(request.game) if r.expires_at > now]
+        mine = next((r for r in live if r.pk == request.pk), None)
+        if mine is None:  # seated, cancelled or expired since it was read
+            raise _nothing_to_cancel(user)
+        bucket = [r for r in live if _options_key(r.options) == _options_key(mine.options)]
+        report = Settled()
+        # Each pass that cannot seat `mine` drops a member found playing elsewhere: `mine`'s, or another's.
+        while mine.pk not in report.matched and any(r.pk == mine.pk for r in bucket):
+            _bots_for_due(registry.spec(request.game), bucket, now=now, report=report, at_once=mine.pk)
+        push.queue_changed(members=[user.pk])
+    request.refresh_from_db()
+    if request.state != QueueRequest.State.MATCHED:  # dropped: the member sits at a running table meanwhile
+        raise NotAllowed(gettext("Your quick-play request was withdrawn: you are already playing at another "
+                                 "table."))
+    return request
+
+
+@batched
 def sweep(*, game: str | None = None, now: datetime | None = None) -> Settled:
     """Expire overdue requests, form any table that can form, and seat members who opted in to bots
     and have waited long enough. Safe to call from anywhere, any number of times."""
@@ -248,6 +277,11 @@ def next_due(request: QueueRequest) -> datetime | None:
 
 def fits(request: QueueRequest, kind: Kind) -> bool:
     return request.players in (None, kind.players) and request.band in ("", kind.band)
+
+
+def same_options(one: QueueRequest, other: QueueRequest) -> bool:
+    """Whether two requests ask for the same house rules (besides the count and the band)."""
+    return _options_key(one.options) == _options_key(other.options)
 
 
 def kinds_for(spec: GameSpec, request: QueueRequest) -> list[Kind]:
@@ -329,22 +363,46 @@ def _match_bucket(spec: GameSpec, bucket: list[QueueRequest], *, now: datetime, 
             _drop_busy(group, bucket, now=now, report=report)
 
 
-def _bots_for_due(spec: GameSpec, bucket: list[QueueRequest], *, now: datetime, report: Settled) -> None:
-    """A request whose bots wait has passed gets a table: it, then other waiting members who also
-    accept bots and fit (oldest first), then bots in the seats left."""
+def _bots_for_due(spec: GameSpec, bucket: list[QueueRequest], *, now: datetime, report: Settled,
+                  at_once: int | None = None) -> None:
+    """A request whose bots wait has passed (or `at_once`, the request whose member asked for bots now) gets a
+    table: it, then other waiting members who also accept bots and fit (oldest first), then bots in the seats
+    left. The table is the kind of it that seats the most of those members (see `bot_table_kind`)."""
     for request in list(bucket):
-        if request not in bucket or request.bots_after_seconds is None:
+        if request not in bucket:
             continue
-        if request.created_at + timedelta(seconds=request.bots_after_seconds) > now:
-            continue
-        kind = Kind(players=request.players or spec.default_players,
-                    band=request.band or (bands(spec.key)[0].key if bands(spec.key) else ""))
-        others = [r for r in bucket if r is not request and r.bots_after_seconds is not None and fits(r, kind)]
-        group = sorted([request, *others[: kind.players - 1]], key=lambda r: (r.created_at, r.pk))
+        if request.pk != at_once:
+            if request.bots_after_seconds is None:
+                continue
+            if request.created_at + timedelta(seconds=request.bots_after_seconds) > now:
+                continue
+        others = [r for r in bucket if r is not request and r.bots_after_seconds is not None]
+        kind, group = bot_table_kind(spec, request, others)
         if _seat(spec, kind, group, bots=kind.players - len(group), now=now, report=report):
             bucket[:] = [r for r in bucket if r.pk not in report.matched]
         else:
             _drop_busy(group, bucket, now=now, report=report)
+
+
+def bot_table_kind(spec: GameSpec, request: QueueRequest,
+                   others: list[QueueRequest]) -> tuple[Kind, list[QueueRequest]]:
+    """The table bots complete for `request`, and its members (in the order they asked).
+
+    Among the kinds `request` accepts, the one that seats the most of `others` who fit it (oldest first) wins;
+    then the size nearest the game's usual one (Sheepshead's five, so two members who said "any number" play the
+    usual game with three bots, not a three-handed one), the smaller on a tie; then the band listed first.
+    """
+    band_rank = {b.key: i for i, b in enumerate(bands(spec.key))}
+    best: tuple[tuple[int, int, int, int], Kind, list[QueueRequest]] | None = None
+    for kind in kinds_for(spec, request):
+        fitting = [r for r in others if fits(r, kind)][: kind.players - 1]
+        score = (-len(fitting), abs(kind.players - spec.default_players), kind.players,
+                 band_rank.get(kind.band, 0))
+        if best is None or score < best[0]:
+            best = (score, kind, fitting)
+    if best is None:  # cannot happen: a request accepts at least the kind it names
+        raise RuntimeError("a quick-play request accepts no table")
+    return best[1], sorted([request, *best[2]], key=lambda r: (r.created_at, r.pk))
 
 
 def _seat(spec: GameSpec, kind: Kind, group: list[QueueRequest], *, bots: int, now: datetime,

@@ -74,3 +74,13 @@ def test_opening_a_table_while_playing_elsewhere_brings_the_lobby_back_with_the_
     errors = region(page, "new-table")
     assert PLAYING in errors and 'role="alert"' in errors
     assert Table.objects.count() == tables_before
+
+
+def test_the_refusal_to_open_a_table_while_playing_is_at_the_top_of_the_lobby_with_a_link(player) -> None:
+    """Issue 41: the form is far down the lobby; the refusal is also shown first thing, linking to the table."""
+    running = Table.objects.get(seats__user=player)
+    page = client_for(player).post(reverse("create_table"), new_table_data("hawk")).content.decode()
+    top = region(page, "lobby-refusal")
+    assert 'role="alert"' in top and PLAYING in top
+    assert f'href="{reverse("table", args=[running.code])}"' in top and "Go to your table" in top
+    assert page.index('id="lobby-refusal"') < page.index('id="panel-tables"') < page.index('id="new-table"')

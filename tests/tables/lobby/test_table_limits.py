@@ -111,10 +111,11 @@ def test_quick_play_with_bots_counts_as_starting_a_table(limits, make_member) ->
 def test_the_lobby_form_shows_the_refusal_and_writes_nothing(limits, make_member) -> None:
     alice = make_member("alice")
     client = client_for(alice)
+    waiting = {k: v for k, v in new_table_data("hawk").items() if k != "fill_with_bots"}  # unticked: tables wait
     for _ in range(3):
-        assert client.post(reverse("create_table"), new_table_data("hawk")).status_code == 302
+        assert client.post(reverse("create_table"), waiting).status_code == 302
     tables = Table.objects.count()
-    answer = client.post(reverse("create_table"), new_table_data("hawk"))
+    answer = client.post(reverse("create_table"), waiting)
     assert answer.status_code == 400
     form = re.search(r'<form id="new-table".*?</form>', answer.content.decode(), re.S).group(0)
     assert 'role="alert"' in form

@@ -23,7 +23,8 @@ PLAYING = escape("already playing at alice's Hawsker table")  # the table's name
 
 
 def alert_text(html: str) -> str:
-    match = re.search(r'<p class="error" role="alert">([^<]*)</p>', html)
+    """The refusal's words (a link to the member's running table may follow them)."""
+    match = re.search(r'<p class="error" role="alert">([^<]*)(?:<a [^>]*>[^<]*</a>)?</p>', html)
     assert match, html
     return match.group(1)
 
@@ -54,6 +55,25 @@ def test_asking_while_playing_elsewhere_is_a_refusal_shown_in_the_panel(playing)
     assert PLAYING in alert_text(answer.content.decode())
     assert 'id="quick-form" data-game="hawk"' in answer.content.decode()  # the member's choice is kept
     assert not QueueRequest.objects.exists()
+
+
+def test_the_already_playing_refusal_links_to_the_running_table(make_member) -> None:
+    """Issue 41: the refusal says where the member plays and takes them there in one click."""
+    alice, bob = make_member("alice"), make_member("bob")
+    running = full_table("hawsker", [alice, bob])
+    client = client_for(alice)
+    answer = client.post(reverse("quick_join"), {"game": "hawk", "players": "any"}, **HTMX)
+    alert = re.search(r'<p class="error" role="alert">.*?</p>', answer.content.decode(), re.S).group(0)
+    assert f'<a href="{reverse("table", args=[running.code])}" data-running-table="{running.code}">' in alert
+    assert "Go to your table" in alert
+    # Without htmx the lobby comes back with the message, the link in it.
+    answer = client.post(reverse("quick_join"), {"game": "hawk", "players": "any"})
+    page = client.get(answer["Location"]).content.decode()
+    message = re.search(r'<ul class="messages".*?</ul>', page, re.S).group(0)
+    assert PLAYING in message and f'href="{reverse("table", args=[running.code])}"' in message
+    # A refusal for another reason has no such link.
+    answer = client_for(bob).post(reverse("quick_cancel"), **HTMX)
+    assert "data-running-table" not in answer.content.decode()
 
 
 def test_a_nonsense_request_is_a_refusal_with_a_readable_message(member_client) -> None:
