@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 
 from accounts.models import User
 from tables.models import LedgerEntry, Match, Rematch, Round, Seat, Table
@@ -17,7 +18,7 @@ from tables.play.services.errors import NotAllowed, NotSeated, StaleVersion, Tab
 from tables.play.services.rematch import ANSWER_TIME, answer_rematch
 from tables.play.services.table_limits import TooManyTables
 from tables.play.services.tables import add_bot, create_table, join_table
-from tests.tables.helpers import full_table
+from tests.tables.helpers import client_for, full_table
 from tests.tables.ledger_support import play_until_round_over
 
 pytestmark = pytest.mark.django_db
@@ -273,3 +274,43 @@ def test_a_private_tables_rematch_is_for_the_members_who_played_there(make_membe
     assert not privacy.may_sit(new, carol) and not privacy.may_watch(new, carol)
     join_table(table_id=new.pk, user=bob)
     assert Table.objects.get(pk=new.pk).status == Table.Status.RUNNING
+
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def test_the_page_asks_answers_and_sends_the_members_to_the_new_table(make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    table = finished([alice, bob], bots=2)
+    url = reverse("rematch", args=[table.code])
+    page = client_for(alice).get(reverse("table", args=[table.code])).content.decode()
+    assert f'hx-post="{url}"' in page and "js/rematch.js" in page
+
+    asked = client_for(alice).post(url, {"answer": "yes", "offer": ""}, **HTMX)
+    assert asked.status_code == 200
+    assert "alice asked for a rematch" in asked.content.decode() and 'id="board"' in asked.content.decode()
+    offer = Rematch.objects.get(table=table)
+    answered = client_for(bob).post(url, {"answer": "yes", "offer": str(offer.pk)}, **HTMX)
+    new = Rematch.objects.get(pk=offer.pk).new_table
+    assert answered.status_code == 204 and answered["HX-Redirect"] == reverse("table", args=[new.code])
+    # Without htmx: a redirect there too (a double click of a page without its script).
+    again = client_for(bob).post(url, {"answer": "yes", "offer": str(offer.pk)})
+    assert again.status_code == 302 and again["Location"] == reverse("table", args=[new.code])
+
+
+@pytest.mark.parametrize("fields", [{"answer": "maybe", "offer": ""}, {"answer": "yes", "offer": "first"}, {}])
+def test_the_page_refuses_what_is_no_answer_in_words(make_member, fields) -> None:
+    alice = make_member("alice")
+    table = finished([alice], bots=3)
+    response = client_for(alice).post(reverse("rematch", args=[table.code]), fields, **HTMX)
+    assert response.status_code == 400 and response["HX-Retarget"] == "#table-error"
+    assert "not an answer to a rematch" in response.content.decode()
+    assert Rematch.objects.count() == 0
+
+
+def test_a_watcher_is_refused_in_words(make_member) -> None:
+    alice, carol = make_member("alice"), make_member("carol")
+    table = finished([alice], bots=3)
+    response = client_for(carol).post(reverse("rematch", args=[table.code]), {"answer": "yes", "offer": ""}, **HTMX)
+    assert response.status_code == 403 and "Only the players of this match" in response.content.decode()
+    assert Rematch.objects.count() == 0
