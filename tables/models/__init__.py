@@ -16,9 +16,10 @@ from tables.models.ledger import ClubNight, EntryIsFinal, InPersonRecord, Ledger
 from tables.models.play import Match, Move, Round, Seat, Table, game_choices, new_table_code
 from tables.models.presence import Presence, TableSocket
 from tables.models.queue import QueueRequest
+from tables.models.rematch import Rematch
 
 __all__ = [
-    "Match", "Move", "Presence", "QueueRequest", "Round", "Seat", "Table", "TableSocket", "game_choices",
+    "Match", "Move", "Presence", "QueueRequest", "Rematch", "Round", "Seat", "Table", "TableSocket", "game_choices",
     "new_table_code",
 ]
 __all__ += ["ClubNight", "EntryIsFinal", "InPersonRecord", "LedgerEntry", "Settlement"]

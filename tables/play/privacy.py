@@ -3,10 +3,12 @@ the seat meant for the invited (issue 39). Now its seats are for its creator and
 board and chat for them, whoever is seated there, and staff.
 
 - May sit: the creator, and a member with an invitation that still stands (pending and in time) or that they
-  accepted (they sat down, left while the table was open, and come back). Staff sit only when invited.
+  accepted (they sat down, left while the table was open, and come back); at a rematch's table, the members of the
+  match it is the rematch of (tables.play.services.rematch). Staff sit only when invited.
 - May watch (the page, the board, the chat, the table socket): whoever may sit, whoever holds a seat there (bots'
-  seats aside), anyone invited whose invitation ended some other way than being withdrawn (declined, or ended with
-  time or the table's start: the table is still theirs to look at), and staff.
+  seats aside) or held one at the match it is the rematch of, anyone invited whose invitation ended some other way
+  than being withdrawn (declined, or ended with time or the table's start: the table is still theirs to look at),
+  and staff.
 Anyone else who holds the link is told the table is private and who to ask for an invitation (views answer 403 with
 that page; the socket closes with CLOSE_PRIVATE, which the page says in its words). 403, not 404: table codes are
 random, so the link holder learns nothing they did not know by being told the table exists, and "not found" would
@@ -23,7 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from tables.models import Invitation, Seat, Table
+from tables.models import Invitation, Rematch, Seat, Table
 from tables.play.services.errors import TableError
 
 
@@ -41,13 +43,19 @@ def _invited(table: Table, user: Any) -> Q:
     return Q(table_id=table.pk, invited_id=user.pk)
 
 
+def _played_before(table: Table, user: Any) -> bool:
+    """The table is the rematch of one where the member played (tables.play.services.rematch): its seats are theirs
+    as much as its creator's, whether they accepted in time or not."""
+    return Rematch.objects.filter(new_table_id=table.pk, table__seats__user_id=user.pk).exists()
+
+
 def may_sit(table: Table, user: Any) -> bool:
     """May take a seat (a public table: anyone who may play)."""
     if not table.private:
         return True
     if not _member(user):
         return False
-    if table.created_by_id == user.pk:
+    if table.created_by_id == user.pk or _played_before(table, user):
         return True
     standing = Q(status=Invitation.Status.PENDING, expires_at__gt=timezone.now()) | Q(
         status=Invitation.Status.ACCEPTED)
@@ -62,7 +70,7 @@ def may_watch(table: Table, user: Any) -> bool:
         return False
     if user.is_staff or table.created_by_id == user.pk:
         return True
-    if Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
+    if Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists() or _played_before(table, user):
         return True
     return Invitation.objects.filter(_invited(table, user)).exclude(status=Invitation.Status.WITHDRAWN).exists()
 

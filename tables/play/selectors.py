@@ -24,7 +24,7 @@ from rules.engine.cards import SUIT_SYMBOLS, card, card_name
 from rules.engine.text import Said, from_data, seat_of
 from tables.i18n import say
 from tables.models import Match, Move, Round, Seat, Table
-from tables.play import move_log, pace
+from tables.play import move_log, pace, rematch_board
 from tables.play.amounts import dollars_text, points_text
 from tables.play.snapshots import TableSnapshot
 
@@ -136,6 +136,7 @@ class Board:
     pile_seat: int | None = None  # and at which seat, so the card lies on that seat's side of the felt
     others_present: bool = False  # another member still sits at the table (not left)
     sheet: list[SheetRow] = field(default_factory=list)  # the match's finished rounds, oldest first
+    rematch: rematch_board.RematchPart | None = None  # at a finished table: the rematch, or the button to ask for one
 
     @property
     def sheet_title(self) -> str:
@@ -361,7 +362,8 @@ def snapshot_of(table: Table) -> TableSnapshot:
     current = Round.objects.filter(match__table=table).select_related("match").order_by("-number").first()
     match = current.match if current is not None else Match.objects.filter(table=table).first()
     state = registry.game(table.game).from_json(current.state) if current is not None else None
-    return TableSnapshot(table=table, seats=seats, match=match, round=current, state=state)
+    return TableSnapshot(table=table, seats=seats, match=match, round=current, state=state,
+                         rematch=rematch_board.offer_of(table))
 
 
 def level_text(seat: Seat, table: Table) -> str:
@@ -584,6 +586,9 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
         return board
     board.match = match
     board.sheet = score_sheet(match)
+    if match.over and table.status == Table.Status.FINISHED:
+        board.rematch = rematch_board.part_for(snapshot.rematch, table=table, viewer=mine,
+                                               members=[(s.user_id, seat_label(s)) for s in seats if s.user_id])
     board.round = current
     totals = match.state.get("totals", [])
     dealer = match.state.get("dealer")

@@ -75,6 +75,7 @@ class TableSnapshot:
     match: Match | None
     round: Round | None
     state: Any  # the engine state of `round`, parsed (None without a round)
+    rematch: Any = None  # a finished table's rematch (tables.models.Rematch), read with it (selectors.snapshot_of)
 
     @property
     def version(self) -> int:

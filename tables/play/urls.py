@@ -11,6 +11,7 @@ urlpatterns = [
     path("t/<str:code>/ready/", views.ready, name="ready"),
     path("t/<str:code>/join/", views.join, name="join"),
     path("t/<str:code>/leave/", views.leave, name="leave"),
+    path("t/<str:code>/rematch/", views.rematch, name="rematch"),
     path("t/<str:code>/bots/add/", views.add_bot, name="add_bot"),
     path("t/<str:code>/bots/remove/", views.remove_bot, name="remove_bot"),
 ]

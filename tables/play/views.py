@@ -16,6 +16,7 @@ from tables.play import member_actions, privacy, snapshots
 from tables.play.page_parts import table_parts
 from tables.play.rendering import render_board, snapshot_html
 from tables.play.request_numbers import whole_number
+from tables.play.services import rematch as rematch_services
 from tables.play.services import tables as table_services
 from tables.play.services.errors import NoSuchTable, TableError
 
@@ -144,3 +145,28 @@ def remove_bot(request: HttpRequest, code: str) -> HttpResponse:
         table_services.remove_bot(table_id=table.pk, user=request.user, position=position)
 
     return _table_action(request, code, remove)
+
+
+@require_POST
+def rematch(request: HttpRequest, code: str) -> HttpResponse:
+    """A member's answer to the finished table's rematch (`answer` yes or no; `offer`: the rematch their board showed,
+    empty when it showed none). Once it made a table where they sit, their page goes there."""
+    found = get_object_or_404(Table, code=code)
+    if not privacy.may_watch(found, request.user):
+        return _private(request, found)
+    shown = request.POST.get("offer") or ""
+    offer = whole_number(shown) if shown else None
+    answer = request.POST.get("answer")
+    try:
+        if (shown and offer is None) or answer not in ("yes", "no"):
+            raise TableError(gettext("That is not an answer to a rematch; reload the page."))
+        answered = rematch_services.answer_rematch(table_code=code, user=request.user, accept=answer == "yes",
+                                                   offer=offer)
+    except TableError as error:
+        return _refused(request, code, error)
+    if answered.go_to is None:
+        return _after(request, code)
+    there = reverse("table", args=[answered.go_to])
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Redirect": there})
+    return redirect(there)

@@ -48,7 +48,7 @@ from tables.models import Move, Seat, Table
 from tables.play import push, wakeups
 from tables.play.search_budget import Search, SearchBudget
 from tables.play.search_pool import SearchPool
-from tables.play.services import open_tables, presence
+from tables.play.services import open_tables, presence, rematch
 from tables.play.services.play import Live, deal_next_round, locked_table
 
 log = logging.getLogger(__name__)
@@ -363,6 +363,9 @@ def _locked_step(table: Table, *, now: datetime, planned: Planned | None) -> Ste
     """The step at a table locked by the caller's transaction (see `advance`)."""
     if table.status == Table.Status.OPEN:
         return _open_table_presence(table, now)
+    if table.status == Table.Status.FINISHED:
+        changed, due_at = rematch.expire_due(table, now=now)  # a rematch whose members are no longer waited for
+        return Stepped(changed=changed, due_at=due_at)
     if table.status != Table.Status.RUNNING:
         Table.objects.filter(pk=table.pk).update(due_at=None)
         return Stepped(changed=False, due_at=None)
