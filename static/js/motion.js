@@ -7,10 +7,11 @@
 //
 // Boards come as the socket's out-of-band swaps and as the answers to the member's POSTs; table.js drops one not newer
 // than the board shown. Here a newer one is held back (never dropped, never shown under an older one) while a finished
-// trick is being read or a replay runs: only the newest held board is kept, and the states between the board shown
-// and it are rebuilt from its own markup (the trick on the felt and, once the next is led, the trick just taken, kept
-// inert in a <template>: templates/jinja2/tables/play/games/_trick.html). The member's own move ends any pause at once:
-// their answer is never kept waiting by a pause.
+// trick is being read or a replay runs, and the held boards are shown in turn, each for at least a replayed move's
+// time; the states between the board shown and the next (several moves in one board) are rebuilt from that board's
+// own markup (the trick on the felt and, once the next is led, the trick just taken, kept inert in a <template>:
+// templates/jinja2/tables/play/games/_trick.html). The member's own move ends any pause at once: their answer is never
+// kept waiting by a pause, nor is a newer board while the board shown is their turn.
 //
 // Moves are set by classes (club.css: .travelling, .taking) and each card's start offset by CSSOM (element.style),
 // which the site's CSP (style-src 'self') allows: no style attribute in any markup. A card played or a trick taken is
@@ -224,7 +225,8 @@
   // --- Holding boards back ----------------------------------------------------------------------------------------
 
   var holdUntil = 0; // performance.now() until which the board shown stays (a finished trick, a card just come)
-  var pending = null; // {version, html, board}: the newest board not shown yet
+  var pending = []; // [{version, html, board}]: boards not shown yet, oldest first (each is shown in its turn)
+  var BACKLOG = 6; // more held than this (a page far behind): only the newest is kept, its moves replayed from it
   var running = false;
   var ownMove = false; // the member has just moved: their answer comes at once
 
@@ -242,15 +244,17 @@
     var version = versionOf(board);
     var current = versionOf(currentBoard());
     if (version === null || current === null || version <= current) return false; // table.js's to drop
-    if (pending && version <= pending.version) return true; // older than one already held: never shown
+    var newest = pending.length ? pending[pending.length - 1].version : null;
+    if (newest !== null && version <= newest) return true; // not newer than one already held: never shown
     // The member's turn on the board shown: nothing of ours keeps a newer board from them (a finished trick they took
     // stays until they lead anyway).
     var theirs = currentBoard().classList.contains("my-turn");
-    var hold = running || !!pending || between(board).length > 0 ||
+    var hold = running || pending.length > 0 || between(board).length > 0 ||
       (!theirs && performance.now() < holdUntil) || (!ownMove && takenAway(board));
     if (!hold) return false;
     board.removeAttribute("hx-swap-oob");
-    pending = { version: version, html: board.outerHTML, board: board };
+    pending.push({ version: version, html: board.outerHTML, board: board });
+    if (pending.length > BACKLOG) pending = pending.slice(-1);
     if (!running) {
       running = true;
       replaying(true);
@@ -268,13 +272,12 @@
   function step() {
     var wait = holdUntil - performance.now();
     if (wait > 0) return later(step, wait);
-    if (!pending) {
+    if (!pending.length) {
       running = false;
       replaying(false);
       return;
     }
-    var next = pending;
-    pending = null;
+    var next = pending.shift();
     var board = currentBoard();
     if (!board || versionOf(board) >= next.version) return step();
     replaying(true);
