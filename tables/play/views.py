@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tables.models import Table
-from tables.play import member_actions, privacy, snapshots
+from tables.play import member_actions, pace, privacy, snapshots
 from tables.play.page_parts import table_parts
 from tables.play.rendering import render_board, snapshot_html
 from tables.play.request_numbers import whole_number
@@ -35,7 +35,17 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     if not privacy.may_watch(found, request.user):
         return _private(request, found)
     return render(request, "tables/play/table.html", {
-        "table": found, "board_html": render_board(found, request.user), "parts": table_parts(request, found)})
+        "table": found, "board_html": render_board(found, request.user), "parts": table_parts(request, found),
+        "motion": motion_options(request.user)})
+
+
+def motion_options(user: object) -> dict[str, object]:
+    """How this viewer's page moves and sounds (static/js/motion.js, sounds.js): how long it holds a finished trick
+    (their `trick_pause`), how long each replayed move stays, and whether cards make a sound (their `card_sounds`).
+    A visitor gets the club's defaults."""
+    return {"pause_ms": pace.trick_pause_ms(str(getattr(user, "trick_pause", "normal"))),
+            "step_ms": round(1000 * pace.REPLAYED_MOVE),
+            "sounds": "on" if getattr(user, "card_sounds", False) else "off"}
 
 
 def board(request: HttpRequest, code: str) -> HttpResponse:

@@ -48,7 +48,7 @@ def hawk_with_bots(make_member, *, members: int = 1) -> tuple[Table, dict[int, o
 
 def test_the_pace_of_each_speed_is_what_the_club_announced() -> None:
     assert pace.delay("normal", closed_trick=False) == timedelta(seconds=0.8)
-    assert pace.delay("normal", closed_trick=True) == timedelta(seconds=1.2)
+    assert pace.delay("normal", closed_trick=True) == timedelta(seconds=2.5)
     assert pace.delay("instant", closed_trick=True) == timedelta(0)
     assert pace.delay("no such speed", closed_trick=False) == timedelta(seconds=0.8)  # read as normal
 
@@ -60,7 +60,7 @@ def test_a_new_table_takes_the_clubs_speed_when_it_is_made(make_member, settings
 
 def test_a_round_played_at_normal_pace_one_bot_move_per_step_in_turn(make_member, normal_pace) -> None:
     """A whole round: every member move is one new version and nothing else; every bot move comes at exactly
-    its due time (0.8 s after the move before, 1.2 s after a trick was closed), one per step, by the seat
+    its due time (0.8 s after the move before, 2.5 s after a trick was closed), one per step, by the seat
     whose turn it is, each its own version; a step before that time, or a second step at it, does nothing."""
     table, members = hawk_with_bots(make_member)
     alice = members[0]
@@ -91,7 +91,7 @@ def test_a_round_played_at_normal_pace_one_bot_move_per_step_in_turn(make_member
         table.refresh_from_db()
         assert table.version == made[0].table_version
     assert member_moves > 0
-    assert seen_delays == {timedelta(seconds=0.8), timedelta(seconds=1.2)}
+    assert seen_delays == {timedelta(seconds=0.8), timedelta(seconds=2.5)}
     versions = [m.table_version for m in moves_at(table)]
     assert versions == sorted(set(versions))  # every move of the round its own version
 
@@ -123,12 +123,12 @@ def test_a_closed_trick_stays_on_the_table_longer_before_the_next_card(make_memb
             clock.advance(table_id=table.pk, now=due(table))
         assert not round_over(table), "no trick closed with a bot to lead next"
     moved_at = current_round(table).moved_at
-    assert due(table) == moved_at + timedelta(seconds=1.2)
+    assert due(table) == moved_at + timedelta(seconds=2.5)
     count = moves_at(table).count()
     assert not clock.advance(table_id=table.pk, now=moved_at + timedelta(seconds=0.8))
-    assert not clock.advance(table_id=table.pk, now=moved_at + timedelta(seconds=1.2) - TICK)
+    assert not clock.advance(table_id=table.pk, now=moved_at + timedelta(seconds=2.5) - TICK)
     assert moves_at(table).count() == count
-    assert clock.advance(table_id=table.pk, now=moved_at + timedelta(seconds=1.2))
+    assert clock.advance(table_id=table.pk, now=moved_at + timedelta(seconds=2.5))
     assert moves_at(table).count() == count + 1
 
 
