@@ -274,6 +274,7 @@ class Move(models.Model):
         BOT = "bot", _("bot")
         TIMEOUT = "timeout", _("bot, after time ran out")
         ABSENT = "absent", _("bot, for a member who was offline")
+        HOUSE = "house", _("the house's bot, in the seat of a member who was away at the deal")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()

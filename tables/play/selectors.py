@@ -520,11 +520,15 @@ def forget_logs() -> None:
         _logs.clear()
 
 
-_BOT_FOR_MEMBER = (Move.Actor.BOT, Move.Actor.ABSENT, Move.Actor.TIMEOUT)
+_BOT_FOR_MEMBER = (Move.Actor.BOT, Move.Actor.ABSENT, Move.Actor.TIMEOUT, Move.Actor.HOUSE)
 
 
 def _bot_for_member(actor: str, mine: bool, name: str) -> str:
-    """Why the bot made a member's move: they had left the seat, were offline, or ran out of time."""
+    """Why the bot made a member's move: the house plays the seat this round (they were away at the deal), they
+    had left the seat, were offline, or ran out of time."""
+    if actor == Move.Actor.HOUSE:
+        return gettext("played by the house in your seat") if mine else (
+            gettext("played by the house in %(player)s's seat") % {"player": name})
     if actor == Move.Actor.BOT:
         return gettext("played by the bot for you") if mine else (
             gettext("played by the bot for %(player)s") % {"player": name})

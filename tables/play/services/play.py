@@ -230,10 +230,12 @@ class Live:
         return self.offline(seat) and self.now >= seat.offline_since + timedelta(seconds=self.table.grace_seconds)
 
     def stand_in_actor(self, seat: int) -> str:
-        """Who a bot's move in `seat` is recorded as: the bot's own (a bot seat, a seat left, the house's round in a
-        member's seat), or one made while its member was offline."""
+        """Who a bot's move in `seat` is recorded as: the house's (a member's seat in a round dealt while they were
+        away), the bot's own (a bot seat, a seat left), or one made while its member was offline."""
         found = self.seats[seat]
-        return Move.Actor.BOT if found.played_by_bot or self.house_plays(found) else Move.Actor.ABSENT
+        if self.house_plays(found) and not found.is_bot:
+            return Move.Actor.HOUSE
+        return Move.Actor.BOT if found.played_by_bot else Move.Actor.ABSENT
 
     def level_of(self, seat: int) -> str:
         """How well the bot plays `seat`: the seat's own level, else the table's (tables.models.Seat.level_at)."""

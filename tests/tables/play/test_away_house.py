@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
-from tables.models import LedgerEntry, Seat, Table
+from tables.models import LedgerEntry, Move, Seat, Table
 from tables.play import member_actions
 from tables.play.rendering import render_board
 from tables.play.services import clock, play
@@ -78,6 +78,9 @@ def test_a_member_who_leaves_has_their_round_finished_then_the_house_plays_their
     assert (house.member, house.is_bot, house.label) == (None, True, "House (Bob's seat)")
     assert house.amount == second.result["deltas"][1]
     assert not LedgerEntry.objects.filter(round=second, member=bob).exists()
+    house_moves = Move.objects.filter(round=second, seat=1)
+    assert house_moves.exists() and {m.actor for m in house_moves} == {Move.Actor.HOUSE}
+    assert "(played by the house in Bob's seat)" in board_text(table, alice)
     assert sum(LedgerEntry.objects.filter(round=second).values_list("amount", flat=True)) == 0
 
     ready(table, alice)
