@@ -223,8 +223,8 @@ class Live:
         return bool(gone)
 
     def stands_in(self, seat: Seat) -> bool:
-        """The bot plays this seat now: a bot's seat, one its member left, or one whose member has been
-        offline longer than the table's grace period."""
+        """The bot plays this seat now: a bot's seat, one its member left, one the house plays this round (its
+        member was away at the deal), or one whose member has been offline longer than the table's grace period."""
         if seat.is_bot or seat.away or self.house_plays(seat):
             return True
         return self.offline(seat) and self.now >= seat.offline_since + timedelta(seconds=self.table.grace_seconds)

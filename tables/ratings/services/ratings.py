@@ -92,11 +92,8 @@ def _mean(skills: list[Skill]) -> Skill:
 
 
 def rateable(places: Iterable[MatchPlace]) -> bool:
-    """OpenSkill ranks two or more players; a match with fewer (one member beside nobody) says nothing. Nor does
-    one with no member's place (every member was away for most of it, so the house held their places: README,
-    "When a member is away"): bots alone are not rated."""
-    places = list(places)
-    return len({player_key(p) for p in places}) >= 2 and any(p.user_id is not None for p in places)
+    """OpenSkill ranks two or more players; a match with fewer (one member beside nobody) says nothing."""
+    return len({player_key(p) for p in places}) >= 2
 
 
 def lock_game(game: str) -> None:
