@@ -116,7 +116,8 @@ class Table(models.Model):
 
 class Seat(models.Model):
     """A place at a table: empty, a member's, or a bot's. A member who left a running table keeps
-    the seat with `away` set, and the bot plays it until they come back."""
+    the seat with `away` set, and the bot plays it until they come back: the round they left in for them, each
+    round dealt while they are away for the house (`Round.house_seats`)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
@@ -135,6 +136,10 @@ class Seat(models.Model):
         null=True, blank=True,
         help_text=_("The member's last page of the table closed: unless one opens again, offline from this moment."))
     joined_at = models.DateTimeField(null=True, blank=True)
+    away_from = models.PositiveIntegerField(
+        null=True, blank=True,
+        help_text=_("The round in which the member went away (left, or offline): what was played for them since is "
+                    "shown to them when they are back, until they close it."))
 
     class Meta:
         verbose_name = _("seat")
@@ -225,6 +230,14 @@ class Round(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rounds_voided", null=True, blank=True
     )
     void_reason = models.CharField(max_length=300, blank=True)
+    house_seats = models.JSONField(
+        default=list, blank=True,
+        help_text=_("The members' seats the house played in this round: their members were away (left, or offline) "
+                    "when it was dealt, so its results for those seats are the house's, not the members'."))
+    wait_until = models.DateTimeField(
+        null=True, blank=True,
+        help_text=_("After this round, the members chose to wait for one who is away: the next round is dealt when "
+                    "they are back and ready, or at this time."))
 
     class Meta:
         verbose_name = _("round")
@@ -261,6 +274,7 @@ class Move(models.Model):
         BOT = "bot", _("bot")
         TIMEOUT = "timeout", _("bot, after time ran out")
         ABSENT = "absent", _("bot, for a member who was offline")
+        HOUSE = "house", _("the house's bot, in the seat of a member who was away at the deal")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()

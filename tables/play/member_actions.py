@@ -1,6 +1,7 @@
-"""A member's move and "ready", read one way whichever way they came: an htmx POST (tables/play/views.py) or a
-message over the table's socket (tables/play/consumers.py). Both call `act`, so the two paths refuse exactly the
-same things with the same words; the socket adds one check of its own, that the message is for its table.
+"""A member's move, "ready", and "wait for" or "go on" after a round, read one way whichever way they came: an
+htmx POST (tables/play/views.py) or a message over the table's socket (tables/play/consumers.py). Both call `act`,
+so the two paths refuse exactly the same things with the same words; the socket adds one check of its own, that
+the message is for its table.
 
 A member's socket is authenticated by its session when it opens (the consumer's scope user), its origin is
 checked as a POST's CSRF token would be (config/ws_origin.py), and it is closed the moment that session ends.
@@ -22,7 +23,10 @@ from tables.play.services.errors import TableError
 
 MOVE = "move"
 READY = "ready"
-KINDS = (MOVE, READY)  # the "kind" of the board's socket messages (hx-vals in templates/jinja2/tables/play/board.html)
+WAIT = "wait"  # after a round: wait for a member who is away (tables.play.services.play.choose_to_wait)
+GO_ON = "go_on"  # after a round: go on with the house's bot in the away member's seat
+# the "kind" of the board's socket messages (hx-vals in templates/jinja2/tables/play/board.html and away_choice.html)
+KINDS = (MOVE, READY, WAIT, GO_ON)
 
 
 def version_of(raw: object) -> int:
@@ -50,6 +54,9 @@ def act(*, kind: str, table_id: int | None = None, table_code: str | None = None
     if kind == READY:
         return play.ready_for_next_round(table_id=table_id, table_code=table_code, user=user,
                                          expected_version=version)
+    if kind in (WAIT, GO_ON):
+        return play.choose_to_wait(table_id=table_id, table_code=table_code, user=user, expected_version=version,
+                                   wait=kind == WAIT)
     raise TableError(gettext("That is not something a member does at a table."))
 
 

@@ -63,6 +63,7 @@ class SeatLine:
     bot_plays: bool = False  # the bot plays this seat now: a bot's, one its member left, or offline past the grace
     level: str = ""  # a bot seat's level, in the reader's language ("strong"); "" for a member's seat
     spot: str = "b"  # where the seat sits around the felt, as the viewer sees it (seat_spots)
+    house: bool = False  # a member's seat the house plays in this round (they were away when it was dealt)
 
     @property
     def cards_text(self) -> str:
@@ -73,6 +74,8 @@ class SeatLine:
     @property
     def presence_text(self) -> str:
         """The seat's presence in words, as everyone at the table reads it."""
+        if self.house:
+            return gettext("away · the house plays this round")
         if self.presence == "bot":
             if self.away:
                 return gettext("left · the bot plays")
@@ -112,6 +115,60 @@ class SheetRow:
     totals: list[int]
 
 
+@dataclass(frozen=True)
+class AwayLine:
+    """One round of "while you were away": whose it was (the member's, the bot playing for them, or the house's in
+    their seat) and what it paid that seat, as text."""
+
+    round: int
+    house: bool
+    amount: str
+
+
+@dataclass(frozen=True)
+class AwayReport:
+    """What was played for a member who is back: the rounds since they went away in which the bot made a move in
+    their name (the result theirs) or the house played their seat (the result the house's), with the sums."""
+
+    lines: list[AwayLine]
+    yours: str  # the sum of their own rounds' results ("" if none)
+    house: str  # the sum of the house's rounds in their seat ("" if none)
+    house_now: bool  # the house plays their seat in the round now on: they play again from the next
+
+
+def amount_change(unit: str, amount: int) -> str:
+    """A change in the game's unit, signed: "+$6.00", "-2 points"."""
+    if unit == "cents":
+        return ("+" if amount > 0 else "") + dollars_text(amount)
+    return points_text(amount, signed=True)
+
+
+def away_report(match: Match | None, current: Round | None, seat: Seat | None, unit: str) -> AwayReport | None:
+    """The member's "while you were away", from the score sheet's rows since `seat.away_from` (no round is read):
+    shown once they are back (the seat not left, a page of theirs open), until they close it. None if there is
+    nothing to tell."""
+    if match is None or seat is None or seat.away_from is None or seat.away or seat.offline_since is not None:
+        return None
+    lines, yours, house = [], [], []
+    for row in match.sheet or []:
+        number, deltas = int(row["round"]), row["deltas"]
+        if number < seat.away_from or seat.position >= len(deltas):
+            continue
+        delta = int(deltas[seat.position])
+        if seat.position in row.get("house", []):
+            lines.append(AwayLine(round=number, house=True, amount=amount_change(unit, delta)))
+            house.append(delta)
+        elif seat.position in row.get("bot", []):
+            lines.append(AwayLine(round=number, house=False, amount=amount_change(unit, delta)))
+            yours.append(delta)
+    house_now = (current is not None and not current.over
+                 and seat.position in (current.house_seats or []))
+    if not lines and not house_now:
+        return None
+    return AwayReport(lines=lines, yours=amount_change(unit, sum(yours)) if yours else "",
+                      house=amount_change(unit, sum(house)) if house else "", house_now=house_now)
+
+
 @dataclass
 class Board:
     """Everything the table page shows one viewer; built from the engine view of their seat only."""
@@ -135,6 +192,8 @@ class Board:
     pile_by: str = ""  # who laid the pile's top card (Hawsker, Puskiyon), when the board knows it
     pile_seat: int | None = None  # and at which seat, so the card lies on that seat's side of the felt
     others_present: bool = False  # another member still sits at the table (not left)
+    away_report: AwayReport | None = None  # the viewer's "while you were away", once they are back
+    away_names: list[str] = field(default_factory=list)  # between rounds: the members away (left, or offline)
     sheet: list[SheetRow] = field(default_factory=list)  # the match's finished rounds, oldest first
     rematch: rematch_board.RematchPart | None = None  # at a finished table: the rematch, or the button to ask for one
 
@@ -168,12 +227,26 @@ class Board:
     def leave_confirm(self) -> str:
         """What leaving does, said before it is done (tables.play.services.tables.leave_table; the seat's ledger
         entries stay the member's while the bot plays it, tables.ledger.services.ledger.record_round)."""
+        between = self.round is not None and self.round.over
+        if self.others_present and between:
+            return gettext("Leave the table? From the next round the house plays your seat: its results are the "
+                           "house's, not yours. Take your seat back between rounds to play for yourself again.")
         if self.others_present:
-            return gettext("Leave the table? The bot plays your seat from now on; your results still count for you. "
-                           "You can take your seat back while the match lasts.")
+            return gettext("Leave the table? The bot finishes this round for you (its result is yours); from the next "
+                           "round the house plays your seat (its results are the house's, not yours). Take your seat "
+                           "back between rounds to play for yourself again.")
+        if between:
+            return gettext("You are the last player here. If you leave, the table closes; the rounds played so far "
+                           "stand.")
         return gettext("You are the last player here. If you leave, the bots finish this round (it is settled as "
                        "usual, unless no member has moved in this match yet: then it counts for nothing) and the "
                        "table closes.")
+
+    @property
+    def waiting_for_away(self) -> bool:
+        """The members chose to wait for the away: the next round is not dealt before they are back (or the wait
+        ends)."""
+        return bool(self.away_names) and self.round is not None and self.round.wait_until is not None
 
     @property
     def house_rules(self) -> list[tuple[str, str]]:
@@ -395,6 +468,10 @@ def acting_prompt(line: SeatLine) -> str:
     if line.is_bot:
         # a bot's seat is named "Bot N" (seat_label): it says it is a bot
         return gettext("%(player)s is playing…") % {"player": line.name}
+    if line.house:
+        if line.is_me:
+            return gettext("The house plays your seat this round (you were away when it was dealt)…")
+        return gettext("The house plays %(player)s's seat this round…") % {"player": line.name}
     if line.bot_plays:
         if line.is_me:
             return gettext("The bot is playing for you…")
@@ -465,11 +542,15 @@ def forget_logs() -> None:
         _logs.clear()
 
 
-_BOT_FOR_MEMBER = (Move.Actor.BOT, Move.Actor.ABSENT, Move.Actor.TIMEOUT)
+_BOT_FOR_MEMBER = (Move.Actor.BOT, Move.Actor.ABSENT, Move.Actor.TIMEOUT, Move.Actor.HOUSE)
 
 
 def _bot_for_member(actor: str, mine: bool, name: str) -> str:
-    """Why the bot made a member's move: they had left the seat, were offline, or ran out of time."""
+    """Why the bot made a member's move: the house plays the seat this round (they were away at the deal), they
+    had left the seat, were offline, or ran out of time."""
+    if actor == Move.Actor.HOUSE:
+        return gettext("played by the house in your seat") if mine else (
+            gettext("played by the house in %(player)s's seat") % {"player": name})
     if actor == Move.Actor.BOT:
         return gettext("played by the bot for you") if mine else (
             gettext("played by the bot for %(player)s") % {"player": name})
@@ -597,8 +678,16 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
     game = registry.game(table.game)
     seat_number = mine.position if mine is not None else None
     view = game.view(snapshot.state, seat_number)
-    if mine is not None and (mine.away or table.status != Table.Status.RUNNING):
+    house = set(current.house_seats or []) if not current.over else set()
+    for line in board.seats:
+        if line.position in house and not line.is_bot:
+            line.house, line.bot_plays, line.presence = True, True, "bot"
+    if mine is not None and (mine.away or mine.position in house or table.status != Table.Status.RUNNING):
         view = {**view, "legal": []}
+    board.away_report = away_report(match, current, mine, spec.unit)
+    if current.over and not match.over and table.status == Table.Status.RUNNING:
+        board.away_names = [line.name for s, line in zip(seats, board.seats, strict=True)
+                            if s.user_id is not None and (s.away or s.offline_since is not None)]
     names = [line.name for line in board.seats]
     view = {**view, "prompt": name_seats(view.get("prompt", ""), names, suits=True),
             "last": name_seats(view.get("last", ""), names, suits=True)}
@@ -617,7 +706,7 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
     if board.closed_by_itself:
         board.view = {**view, "prompt": gettext("This table has closed.")}
     elif (acting is not None and not current.over and table.status == Table.Status.RUNNING
-          and not (acting.is_me and not acting.away)):
+          and not (acting.is_me and not acting.away and not acting.house)):
         prompt = acting_prompt(acting)
         if prompt:
             board.view = {**view, "prompt": prompt}

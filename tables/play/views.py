@@ -16,6 +16,7 @@ from tables.play import member_actions, pace, privacy, snapshots
 from tables.play.page_parts import table_parts
 from tables.play.rendering import render_board, snapshot_html
 from tables.play.request_numbers import whole_number
+from tables.play.services import play as play_services
 from tables.play.services import rematch as rematch_services
 from tables.play.services import tables as table_services
 from tables.play.services.errors import NoSuchTable, TableError
@@ -115,6 +116,23 @@ def move(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def ready(request: HttpRequest, code: str) -> HttpResponse:
     return _member_action(request, code, member_actions.READY)
+
+
+@require_POST
+def away_choice(request: HttpRequest, code: str) -> HttpResponse:
+    """After a round, wait for a member who is away or go on with the bot (`kind`: "wait" or "go_on"), by POST as
+    over the socket."""
+    kind = request.POST.get("kind")
+    if kind not in (member_actions.WAIT, member_actions.GO_ON):
+        kind = ""
+    return _member_action(request, code, kind)
+
+
+@require_POST
+def away_seen(request: HttpRequest, code: str) -> HttpResponse:
+    """The member closes their "while you were away"."""
+    return _table_action(request, code, lambda table: play_services.away_report_seen(table_id=table.pk,
+                                                                                     user=request.user))
 
 
 @require_POST

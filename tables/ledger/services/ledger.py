@@ -32,6 +32,7 @@ class LedgerError(TableError):
 
 
 MONEY = "cents"
+LABEL_LENGTH = 60  # LedgerEntry.label's max_length
 
 
 def unit_of(game: str) -> str:
@@ -55,7 +56,8 @@ def _write_set(entries: Sequence[LedgerEntry]) -> list[LedgerEntry]:
 
 
 def record_round(*, round: Round, table: Table, seats: Sequence[Seat]) -> list[LedgerEntry]:
-    """One entry per seat of a round that has just finished (bots included, as the house side).
+    """One entry per seat of a round that has just finished (bots, and members' seats the house played in it
+    (`Round.house_seats`), as the house side).
 
     Called inside the transaction that finishes the round (play's `round_finished` signal, received in
     tables.ledger.receivers), so the round and its entries are committed (or rolled back) together.
@@ -70,17 +72,30 @@ def record_round(*, round: Round, table: Table, seats: Sequence[Seat]) -> list[L
     if round.pk is not None and LedgerEntry.objects.filter(round=round, kind=LedgerEntry.Kind.RESULT).exists():
         raise LedgerError(gettext("This round is already in the ledger."))
     at = round.finished_at or timezone.now()
+    house = set(round.house_seats or [])
     entries = []
     for seat in sorted(seats, key=lambda s: s.position):
-        bot = seat.is_bot or seat.user_id is None
+        # A bot's seat, and a member's seat the house played because its member was away when the round was dealt
+        # (README, "When a member is away"), are the house side: no member's entry, and the books still balance.
+        bot = seat.is_bot or seat.user_id is None or seat.position in house
         entries.append(
             LedgerEntry(
                 game=table.game, unit=unit, member_id=None if bot else seat.user_id, is_bot=bot,
-                seat=seat.position, label=seat_label(seat), amount=int(deltas[seat.position]),
-                round=round, kind=LedgerEntry.Kind.RESULT, created_at=at,
+                seat=seat.position, label=house_label(seat) if seat.position in house else seat_label(seat),
+                amount=int(deltas[seat.position]), round=round, kind=LedgerEntry.Kind.RESULT, created_at=at,
             )
         )
     return _write_set(entries)
+
+
+def house_label(seat: Seat) -> str:
+    """The ledger's label of a member's seat the house played: "House (Alice's seat)", within the label's length."""
+    name = seat_label(seat)
+    label = gettext("House (%(member)s's seat)") % {"member": name}
+    room = LABEL_LENGTH - (len(label) - len(name))
+    if len(name) > room:
+        label = gettext("House (%(member)s's seat)") % {"member": name[: max(room - 1, 1)] + "…"}
+    return label[:LABEL_LENGTH]
 
 
 def record_in_person(

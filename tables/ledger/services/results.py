@@ -45,7 +45,8 @@ def record_match(
     No result (None) when no round of the match finished with a result (closed during its first round, or
     every finished round voided): with no totals there is nobody to rank. `won` is the rules' winners (the
     engine's `match_winners`) for a match played out; for one cut short by a closing, the seats in first place
-    on the totals so far. A seat played by the bot for a member who left is still the member's. A bot's seat
+    on the totals so far. A seat played by the bot for a member who left is still the member's if they played
+    most of the match's rounds themselves (`own_majority`); else its place is the house's, as a bot's. A bot's seat
     records the level the bot played it at (`bot`: "easy", "normal", "strong"; bot seats keep their level once the
     match has started), which is also the player the ratings rate it as (tables.play.bot_names)."""
     if ending not in ENDINGS:
@@ -61,6 +62,7 @@ def record_match(
     if sorted(by_position) != list(range(len(totals))):
         raise ResultError(f"{table} has {len(by_position)} seats for a match of {len(totals)} players.")
     places = places_of(totals, lower_is_better=spec.lower_is_better)
+    house_rounds = _house_rounds(match, len(totals))
     if ending == MatchResult.Ending.PLAYED:
         game = registry.game(table.game)
         winners = set(game.match_winners(Config.from_json(match.config), engine_match))
@@ -76,13 +78,34 @@ def record_match(
             seat = by_position[position]
             if seat.user_id is None and not seat.is_bot:
                 raise ResultError(f"Seat {position + 1} of {table} is empty: a match needs a player in every seat.")
+            # A member who played no more than half the match's rounds themselves (the house played the others, while
+            # they were away) has no place in it: the seat's place is the house's, at the table's bot level.
+            counted = seat.user_id is not None and own_majority(engine_match.number, house_rounds[position])
             rows.append(MatchPlace(
-                result=result, seat=position, user_id=seat.user_id, bot="" if seat.user_id else seat.level_at(table),
-                total=total, place=places[position], won=position in winners,
+                result=result, seat=position, user_id=seat.user_id if counted else None,
+                bot="" if counted else seat.level_at(table), total=total, place=places[position],
+                won=position in winners,
             ))
         MatchPlace.objects.bulk_create(rows)
         match_recorded.send(sender=MatchResult, result=result)
     return result
+
+
+def own_majority(rounds: int, house: int) -> bool:
+    """A member's seat counts as theirs in a match's result (and rating) when they played more than half of its
+    `rounds` themselves: the rounds dealt while they were away (`house` of them) were the house's."""
+    return 2 * (rounds - house) > rounds
+
+
+def _house_rounds(match: Match, seats: int) -> list[int]:
+    """How many of the match's finished rounds the house played in each seat (the score sheet's `house` seats,
+    written as each round ended: tables.play.services.play.Live._sheet_row)."""
+    counts = [0] * seats
+    for row in match.sheet or []:
+        for position in row.get("house", []):
+            if 0 <= int(position) < seats:
+                counts[int(position)] += 1
+    return counts
 
 
 def record_past_matches() -> tuple[int, int]:

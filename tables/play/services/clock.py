@@ -376,8 +376,10 @@ def _locked_step(table: Table, *, now: datetime, planned: Planned | None) -> Ste
         live.close_for_nobody(ALL_OFFLINE)
     elif live.round.over:
         pause_over = live.round.deadline is not None and live.round.deadline <= now
-        # the pause ran out, or the last member not ready went offline and everyone still here is ready
-        if not live.match.over and (pause_over or (changed and not live.waiting_for_ready())):
+        # the pause (or the wait for a member who is away) ran out, or the last member not ready went offline and
+        # everyone still here is ready (and nobody is waited for)
+        everyone_ready = changed and not live.waiting_for_ready() and not live.waiting_for_away()
+        if not live.match.over and (pause_over or everyone_ready):
             deal_next_round(live)  # deals and saves
             return Stepped(changed=True, due_at=live.table.due_at)
     elif (step := bot_step(live)) is not None:

@@ -45,6 +45,11 @@ from tables.play.snapshots import TableSnapshot
 log = logging.getLogger(__name__)
 
 NEXT_ROUND_PAUSE = timedelta(seconds=20)
+# How long the other members may choose to wait, from a round's end, for a member who is away before the next round
+# is dealt with the house in that seat (the club's rule: README, "When a member is away").
+WAIT_FOR_AWAY = timedelta(minutes=2)
+# The bot's moves made in a member's own seat (they had left, or were offline): what "while you were away" reports.
+BOT_FOR_MEMBER = (Move.Actor.BOT, Move.Actor.ABSENT)
 BOT_MOVES_LIMIT = 5000
 # Kept on a round that counted for nothing because no member had moved (English, translated where it is shown).
 UNPLAYED = gettext_noop("No member had made a move in this match yet: the bots played this round alone, so it "
@@ -173,6 +178,34 @@ class Live:
         """Between rounds: some member who is here (not left, not offline) has not said they are ready."""
         return any(s.user_id is not None and not s.away and not s.ready and not self.offline(s) for s in self.seats)
 
+    def away_now(self, seat: Seat) -> bool:
+        """The seat's member is away: left it, or shown offline. Dealt now, the round would be the house's there."""
+        return seat.user_id is not None and (seat.away or self.offline(seat))
+
+    def waiting_for_away(self) -> bool:
+        """Between rounds, the members chose to wait for one who is away, that wait has not run out, and someone is
+        still away: the next round is not dealt on everyone's "ready" (the pause runs to `wait_until`)."""
+        until = self.round.wait_until
+        return (self.round.over and until is not None and until > self.now
+                and any(self.away_now(s) for s in self.seats))
+
+    def house_plays(self, seat: Seat) -> bool:
+        """The house plays this seat in the current round: its member was away when the round was dealt. It stays
+        the house's until the round ends, whether or not they come back meanwhile."""
+        return seat.position in (self.round.house_seats or [])
+
+    def came_back(self, seat: Seat) -> None:
+        """The seat's member is back (a page open again, or the seat taken back). If nothing was played for them
+        while away (they are back in the round they went away in, the bot made no move in their name, and no round
+        is the house's in their seat), there is nothing to tell them: their "while you were away" is forgotten."""
+        if seat.away_from is None or self.house_plays(seat):
+            return
+        rows = [row for row in (self.match.sheet or []) if int(row["round"]) >= seat.away_from
+                and seat.position in (*row.get("house", []), *row.get("bot", []))]
+        if not rows:
+            Seat.objects.filter(pk=seat.pk).update(away_from=None)
+            seat.away_from = None
+
     def offline(self, seat: Seat) -> bool:
         """The seat's member is shown offline: no page of the table open (tables.play.services.presence)."""
         return seat.user_id is not None and seat.offline_since is not None
@@ -183,20 +216,26 @@ class Live:
         gone = [s for s in self.seats if s.gone_at is not None and s.gone_at <= self.now]
         for seat in gone:
             seat.offline_since, seat.gone_at = seat.gone_at, None
-            Seat.objects.filter(pk=seat.pk).update(offline_since=seat.offline_since, gone_at=None)
+            if seat.away_from is None:  # from this round on, what is played for them is told when they are back
+                seat.away_from = self.round.number
+            Seat.objects.filter(pk=seat.pk).update(offline_since=seat.offline_since, gone_at=None,
+                                                   away_from=seat.away_from)
         return bool(gone)
 
     def stands_in(self, seat: Seat) -> bool:
-        """The bot plays this seat now: a bot's seat, one its member left, or one whose member has been
-        offline longer than the table's grace period."""
-        if seat.is_bot or seat.away:
+        """The bot plays this seat now: a bot's seat, one its member left, one the house plays this round (its
+        member was away at the deal), or one whose member has been offline longer than the table's grace period."""
+        if seat.is_bot or seat.away or self.house_plays(seat):
             return True
         return self.offline(seat) and self.now >= seat.offline_since + timedelta(seconds=self.table.grace_seconds)
 
     def stand_in_actor(self, seat: int) -> str:
-        """Who a bot's move in `seat` is recorded as: the bot's own (a bot seat, a seat left), or one made
-        while its member was offline."""
-        return Move.Actor.BOT if self.seats[seat].played_by_bot else Move.Actor.ABSENT
+        """Who a bot's move in `seat` is recorded as: the house's (a member's seat in a round dealt while they were
+        away), the bot's own (a bot seat, a seat left), or one made while its member was offline."""
+        found = self.seats[seat]
+        if self.house_plays(found) and not found.is_bot:
+            return Move.Actor.HOUSE
+        return Move.Actor.BOT if found.played_by_bot else Move.Actor.ABSENT
 
     def level_of(self, seat: int) -> str:
         """How well the bot plays `seat`: the seat's own level, else the table's (tables.models.Seat.level_at)."""
@@ -360,7 +399,7 @@ class Live:
         after = self.game.next_match(self.config, before, self.state)
         self.match.state = after.to_json()
         # The score sheet's row, saved with the match below (a new list: a snapshot may hold the old one).
-        self.match.sheet = [*(self.match.sheet or []), {"round": self.round.number, "deltas": list(result.deltas)}]
+        self.match.sheet = [*(self.match.sheet or []), self._sheet_row(list(result.deltas))]
         self.match_changed = True
         if self.game.match_over(self.config, after):
             self.match.over = True
@@ -373,6 +412,22 @@ class Live:
         Seat.objects.filter(table=self.table).update(ready=False)
         for seat in self.seats:
             seat.ready = False
+
+    def _sheet_row(self, deltas: list[int]) -> dict[str, Any]:
+        """The score sheet's row of the round just finished: its deltas, and, when there are any, the members' seats
+        the house played (`house`: the results there are the house's) and those where the bot made a move in the
+        member's own name (`bot`: they had left, or were offline). Match results count a member's own rounds from
+        it (tables.ledger.services.results) and "while you were away" is told from it (tables.play.selectors)."""
+        row: dict[str, Any] = {"round": self.round.number, "deltas": deltas}
+        house = sorted(self.round.house_seats or [])
+        members = {s.position for s in self.seats if s.user_id is not None} - set(house)
+        bot = sorted({line["seat"] for line in self.round.log or []
+                      if line.get("seat") in members and line.get("actor") in BOT_FOR_MEMBER})
+        if house:
+            row["house"] = house
+        if bot:
+            row["bot"] = bot
+        return row
 
     def save(self) -> None:
         """Write everything back, guarded by the version this transaction started from. The match row
@@ -387,7 +442,7 @@ class Live:
             self.round.save(force_insert=True)
         else:
             self.round.save(update_fields=["state", "deadline", "over", "finished_at", "result", "moves_made",
-                                           "moved_at", "log"])
+                                           "moved_at", "log", "wait_until"])
         if self.moves:
             Move.objects.bulk_create(self.moves)
             self.moves = []
@@ -501,15 +556,16 @@ def commitment_of(seed: str, salt: str) -> str:
 
 
 def _deal(*, table: Table, match: Match, game: GameModule, config: Config, engine_match: EngineMatch,
-          seats: list[Seat], number: int, now: datetime | None = None) -> None:
-    """Deal round `number` and let bots open it. Everything it needs is passed in, as the caller has
-    just read or written it: dealing re-reads nothing (quick play deals hundreds of tables a second).
+          seats: list[Seat], number: int, now: datetime | None = None, house_seats: list[int] | None = None) -> None:
+    """Deal round `number` and let bots open it (the house plays `house_seats`: `_house_seats`). Everything it
+    needs is passed in, as the caller has just read or written it: dealing re-reads nothing (quick play deals
+    hundreds of tables a second).
     `now` is the time of the caller's transaction (the clock's, when it deals after the pause)."""
     seed, salt = new_seed(), secrets.token_hex(8)
     state = game.new_round(config, seed, engine_match)
     current = Round(  # inserted by Live.save, once the bots have opened the round
         match=match, number=number, seed=seed, salt=salt, commitment=commitment_of(seed, salt),
-        match_before=engine_match.to_json(), state=game.to_json(state),
+        match_before=engine_match.to_json(), state=game.to_json(state), house_seats=house_seats or [],
     )
     live = Live(table=table, match=match, round=current, game=game, config=config, state=state, seats=seats,
                 next_seq=1, moves=[], loaded_version=table.version, now=now or timezone.now())
@@ -518,6 +574,19 @@ def _deal(*, table: Table, match: Match, game: GameModule, config: Config, engin
     live._log(seat=None, actor="deal")
     live.play_bots()
     live.save()
+
+
+def _house_seats(seats: list[Seat], number: int) -> list[int]:
+    """The members' seats the house plays in round `number`, dealt now: those whose member is away (left the seat,
+    or shown offline: their last page closed a moment ago, `pace.OFFLINE_AFTER`, and none is open). Each such
+    member's "while you were away" starts here at the latest (it started earlier if they went away mid-round)."""
+    house = [s for s in seats if s.user_id is not None and (s.away or s.offline_since is not None)]
+    new = [s for s in house if s.away_from is None]
+    if new:
+        Seat.objects.filter(pk__in=[s.pk for s in new]).update(away_from=number)
+        for seat in new:
+            seat.away_from = number
+    return [s.position for s in house]
 
 
 def current_game(table: Table, expected_version: int) -> bool:
@@ -549,6 +618,9 @@ def play_move(*, table_id: int | None = None, table_code: str | None = None, use
             raise IllegalPlay(gettext("The round is over; get ready for the next one."))
         if seat.away:
             raise IllegalPlay(gettext("You left this seat; take it back before you play."))
+        if live.house_plays(seat):
+            raise IllegalPlay(gettext("You were away when this round was dealt, so the house plays your seat in it; "
+                                      "you play again from the next round."))
         try:
             live.record(seat.position, move, Move.Actor.MEMBER, user)
         except IllegalMove as error:
@@ -575,11 +647,71 @@ def ready_for_next_round(*, table_id: int | None = None, table_code: str | None 
             raise TableError(gettext("There is no next round to get ready for."))
         Seat.objects.filter(pk=seat.pk).update(ready=True)
         seat.ready = True  # one of live.seats, read under the table's lock: the seats as they stand
-        if live.waiting_for_ready():
+        if live.waiting_for_ready() or live.waiting_for_away():
             live.save()  # a new version: the others see this member ready
         else:
             deal_next_round(live)  # deals with the same table object, so its version is the new one
         return live.table.version
+
+
+def choose_to_wait(*, table_id: int | None = None, table_code: str | None = None, user: User,
+                   expected_version: int, wait: bool) -> int:
+    """A member's choice after a round while another member is away (left, or offline): `wait` for them, up to
+    `WAIT_FOR_AWAY` from the round's end (the next round is dealt when they are back and everyone is ready, or
+    then), or go on with the house's bot in their seat (this member is ready, and any wait chosen is over: the
+    next round is dealt when everyone here is ready, or when the usual pause ends). The last choice made stands.
+    Nobody choosing is going on: the pause ends as usual and the house plays the away member's seat."""
+    with transaction.atomic():
+        table = locked_table(table_id, code=table_code)
+        seats, seat = seated(table, user)
+        if seat is None:
+            raise NotSeated(gettext("You are not seated at this table."))
+        if not current_game(table, expected_version):
+            raise StaleVersion("The table has moved on since you looked; nothing was changed.")
+        if table.status != Table.Status.RUNNING:
+            raise TableError(gettext("This table is not playing."))
+        live = Live.load(table, seats)
+        if not live.round.over or live.match.over:
+            raise TableError(gettext("There is no next round to wait for."))
+        if seat.away:
+            raise IllegalPlay(gettext("You left this seat; take it back first."))
+        if not any(live.away_now(s) for s in live.seats):
+            raise TableError(gettext("Nobody is away: the next round is dealt when everyone is ready."))
+        ended = live.round.finished_at or live.now
+        if wait:
+            until = ended + WAIT_FOR_AWAY
+            if until <= live.now:
+                raise TableError(gettext("The table has waited as long as it may; the next round is dealt now."))
+            live.round.wait_until = live.round.deadline = until
+            live.save()
+            return live.table.version
+        live.round.wait_until = None
+        live.round.deadline = max(live.now, min(live.round.deadline or ended, ended + NEXT_ROUND_PAUSE))
+        Seat.objects.filter(pk=seat.pk).update(ready=True)
+        seat.ready = True
+        if live.waiting_for_ready():
+            live.save()
+        else:
+            deal_next_round(live)
+        return live.table.version
+
+
+def away_report_seen(*, table_id: int, user: User) -> int:
+    """The member closed their "while you were away": it is forgotten (a new version, so their board drops it)."""
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seats, seat = seated(table, user)
+        if seat is None:
+            raise NotSeated(gettext("You are not seated at this table."))
+        Seat.objects.filter(pk=seat.pk).update(away_from=None)
+        seat.away_from = None
+        if table.status == Table.Status.RUNNING:
+            Live.load(table, seats).save()
+        else:
+            Table.objects.filter(pk=table.pk).update(version=table.version + 1)
+            table.version += 1
+            push.table_changed(table)
+        return table.version
 
 
 def deal_in_place_of_voided(live: Live) -> None:
@@ -597,5 +729,9 @@ def deal_next_round(live: Live) -> None:
     for seat in live.seats:
         seat.ready = False
     engine_match = EngineMatch.from_json(live.match.state)
+    number = live.round.number + 1
+    # Until a member has moved in the match nothing counts (`Live.members_moved`), so no seat is the house's yet: a
+    # member who has not looked at a table quick play formed plays from the moment they do.
+    house = _house_seats(live.seats, number) if live.members_moved() else []
     _deal(table=live.table, match=live.match, game=live.game, config=live.config, engine_match=engine_match,
-          seats=live.seats, number=live.round.number + 1, now=live.now)
+          seats=live.seats, number=number, now=live.now, house_seats=house)

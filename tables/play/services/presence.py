@@ -39,7 +39,7 @@ def socket_opened(*, table_id: int, user: User, channel_name: str) -> None:
             return
         Seat.objects.filter(pk=seat.pk).update(offline_since=None, gone_at=None)
         if seat.offline_since is not None:  # they were shown offline: everyone sees them back
-            _presence_changed(table, now)
+            _presence_changed(table, now, back=seat.pk)
 
 
 def socket_seen(*, channel_name: str) -> bool:
@@ -92,10 +92,13 @@ def _maybe_gone(*, table_id: int, user_id: int, now: datetime) -> None:
     wakeups.after_commit(at)
 
 
-def _presence_changed(table: Table, now: datetime) -> None:
-    """A new version of the table, so every board shows who is there."""
+def _presence_changed(table: Table, now: datetime, *, back: int | None = None) -> None:
+    """A new version of the table, so every board shows who is there (`back`: the seat whose member came back)."""
     if table.status == Table.Status.RUNNING:
         live = Live.load(table, now=now)
+        for seat in live.seats:
+            if seat.pk == back:
+                live.came_back(seat)
         live.save()
     elif table.status == Table.Status.OPEN:
         Table.objects.filter(pk=table.pk).update(version=table.version + 1)

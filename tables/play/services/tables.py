@@ -162,8 +162,13 @@ def join_table(*, table_id: int, user: User, position: int | None = None) -> Sea
                 raise TableError(gettext("You already have a seat at this table."))
             ensure_free_to_sit(user, table=table)
             Seat.objects.filter(pk=mine.pk).update(away=False)
-            Live.load(table).save()  # a new version, and the clock no longer plays this seat
-            mine.away = False
+            # A new version, and the clock no longer plays this seat (from the next round if the house plays it in
+            # this one: Live.house_plays).
+            live = Live.load(table)
+            back = next(s for s in live.seats if s.pk == mine.pk)
+            live.came_back(back)
+            live.save()
+            mine.away, mine.away_from = False, back.away_from
             return mine
         ensure_may_sit(table, user)  # a private table's seats are for its creator and the invited (privacy.py)
         if table.status != Table.Status.OPEN:
@@ -186,8 +191,10 @@ def join_table(*, table_id: int, user: User, position: int | None = None) -> Sea
 
 
 def leave_table(*, table_id: int, user: User) -> None:
-    """Leave a seat. At a running table the bot plays it on and the member may come back; when the
-    last member present leaves, the bots finish the round (settled as any other) and the table closes."""
+    """Leave a seat. At a running table the bot finishes the round for the member (its result is theirs); each
+    round dealt while they are away is the house's in their seat (tables.play.services.play._house_seats) until
+    they take it back between rounds; when the last member present leaves, the bots finish the round (settled as
+    any other) and the table closes."""
     with transaction.atomic():
         table = locked_table(table_id)
         mine = seat_of(table, user)
@@ -211,8 +218,12 @@ def leave_table(*, table_id: int, user: User) -> None:
             raise TableError(gettext("This table has finished."))
         if mine.away:
             raise TableError(gettext("You have already left; the bot is playing your seat."))
-        Seat.objects.filter(pk=mine.pk).update(away=True)
         live = Live.load(table)
+        # What is played for them from this round on is told when they are back ("while you were away").
+        Seat.objects.filter(pk=mine.pk).update(away=True, away_from=mine.away_from or live.round.number)
+        for seat in live.seats:
+            if seat.pk == mine.pk:
+                seat.away, seat.away_from = True, mine.away_from or live.round.number
         if not any(s.user_id is not None and not s.away for s in live.seats):
             live.close_for_nobody(EVERYONE_LEFT)  # bots do not play on for nobody: they finish this round
         else:

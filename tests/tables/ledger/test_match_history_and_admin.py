@@ -3,17 +3,20 @@ admin's read-only match results and editable seasons."""
 
 from __future__ import annotations
 
+import random
 import re
-from datetime import date
+from datetime import date, timedelta
 from html import escape
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tables.models import MatchPlace, MatchResult, Round, Season
+from tables.play.services import clock
 from tables.play.services.tables import leave_table
-from tests.tables.helpers import full_table
+from tests.tables.helpers import current_round, full_table, play_one
 from tests.tables.ledger_support import next_round, play_until_round_over
 
 pytestmark = pytest.mark.django_db
@@ -29,9 +32,14 @@ def test_my_history_lists_my_matches_with_place_result_and_the_rounds_i_may_repl
     ann, ben = make_member("ann", display_name="Ann"), make_member("ben", display_name="Ben")
     table = full_table("hawk", [ann, ben], bots=2, rounds=2)
     play_until_round_over(table)
-    leave_table(table_id=table.pk, user=ben)  # the bot plays Ben's seat in the second round, still his (and his money)
-    next_round(table, [ann])
-    play_until_round_over(table)
+    next_round(table, [ann, ben])
+    leave_table(table_id=table.pk, user=ben)  # the bot finishes the second round for Ben: still his (and his money)
+    rng = random.Random(5)
+    for _ in range(2000):
+        if current_round(table).over:
+            break
+        if not play_one(table, {0: ann}, rng):
+            clock.advance(table_id=table.pk, now=timezone.now() + timedelta(minutes=1))
     result = MatchResult.objects.get(table=table)
     first, second = Round.objects.filter(match__table=table).order_by("number")
     for member, rounds in ((ann, [first, second]), (ben, [first, second])):

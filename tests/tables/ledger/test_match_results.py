@@ -18,7 +18,7 @@ from rules.engine.api import Config
 from rules.engine.api import Match as EngineMatch
 from tables.ledger.services.results import ResultError, places_of, record_match
 from tables.ledger.signals import match_recorded
-from tables.models import Match, MatchPlace, MatchResult, Round, Table
+from tables.models import Match, MatchPlace, MatchResult, Rating, Round, Table
 from tables.play.services import play
 from tables.play.services.admin_actions import close_table, void_round
 from tables.play.services.play import seats_at
@@ -102,13 +102,33 @@ def test_a_match_played_out_records_its_totals_places_and_the_rules_winners_once
         (MatchResult, result.pk, len(final.totals), True)]
 
 
-def test_a_member_who_left_keeps_their_place_while_the_bot_plays_it(make_member) -> None:
+def test_a_member_who_left_keeps_their_place_if_they_played_most_rounds_themselves(make_member) -> None:
+    """Bob leaves during the second of three rounds: the bot finishes it for him (his), the house plays the third;
+    two of three rounds are his, so the place is his."""
+    alice, bob = make_member("alice"), make_member("bob")
+    table = full_table("hawk", [alice, bob], bots=2, rounds=3)
+    play_until_round_over(table)
+    next_round(table, [alice, bob])
+    leave_table(table_id=table.pk, user=bob)
+    table = play_match(table, [alice])
+    assert [row.get("house", []) for row in Match.objects.get(table=table).sheet] == [[], [], [1]]
+    result = MatchResult.objects.get(match__table=table)
+    assert [p.user_id for p in result.places.order_by("seat")] == [alice.pk, bob.pk, None, None]
+
+
+def test_a_member_away_for_most_rounds_has_no_place_the_house_holds_it_and_they_are_not_rated(make_member) -> None:
+    """Bob leaves in the first of two rounds: that one is his, the second the house's; one of two is no majority,
+    so the seat's place is the house's (the table's bot level), and only Alice's rating moves for a member."""
     alice, bob = make_member("alice"), make_member("bob")
     table = full_table("hawk", [alice, bob], bots=2, rounds=2)
     leave_table(table_id=table.pk, user=bob)
     table = play_match(table, [alice])
     result = MatchResult.objects.get(match__table=table)
-    assert [p.user_id for p in result.places.order_by("seat")] == [alice.pk, bob.pk, None, None]
+    assert [(p.user_id, p.bot) for p in result.places.order_by("seat")] == [
+        (alice.pk, ""), (None, "easy"), (None, "easy"), (None, "easy")]
+    assert not Rating.objects.filter(user=bob).exists()
+    assert Rating.objects.get(user=alice, game="hawk").matches == 1
+    assert not MatchPlace.objects.filter(user=bob).exists()
 
 
 def test_the_admin_closing_after_a_round_ranks_the_totals_so_far_and_ties_share_the_place_and_the_win(

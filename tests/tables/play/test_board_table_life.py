@@ -8,6 +8,7 @@ services. Presence depends on the time, so boards whose presence is the point ar
 
 from __future__ import annotations
 
+import html
 import random
 import re
 from collections.abc import Callable
@@ -460,10 +461,11 @@ def test_leaving_says_what_will_happen_and_it_does(make_member) -> None:
     def confirm(user: User) -> str:
         found = re.search(r'hx-confirm="([^"]*)"', board_html(table, user))
         assert found, "no leave button"
-        return found.group(1)
+        return html.unescape(found.group(1))
 
-    assert confirm(alice) == ("Leave the table? The bot plays your seat from now on; your results still count for "
-                              "you. You can take your seat back while the match lasts.")
+    assert confirm(alice) == ("Leave the table? The bot finishes this round for you (its result is yours); from the "
+                              "next round the house plays your seat (its results are the house's, not yours). Take "
+                              "your seat back between rounds to play for yourself again.")
     leave_table(table_id=table.pk, user=bob)
     assert confirm(alice) == ("You are the last player here. If you leave, the bots finish this round (it is "
                               "settled as usual, unless no member has moved in this match yet: then it counts for "
@@ -480,6 +482,14 @@ def test_leaving_says_what_will_happen_and_it_does(make_member) -> None:
             clock.advance(table_id=table.pk, now=timezone.now() + timedelta(minutes=1))
     entry = LedgerEntry.objects.get(round=rnd, seat=1)
     assert entry.member == bob and not entry.is_bot
+
+    # After the round, nothing is left of it to finish: leaving then says so, alone or not (issue 41).
+    assert confirm(alice) == ("You are the last player here. If you leave, the table closes; the rounds played so far "
+                              "stand.")
+    join_table(table_id=table.pk, user=bob)
+    assert confirm(alice) == ("Leave the table? From the next round the house plays your seat: its results are the "
+                              "house's, not yours. Take your seat back between rounds to play for yourself again.")
+    assert "the bots finish this round" not in confirm(alice)
 
 
 def test_the_house_rules_say_the_bot_speed_and_the_grace(make_member) -> None:
