@@ -19,9 +19,9 @@ class Pace(NamedTuple):
 
 
 # A finished trick of four to six cards takes a couple of seconds to read (whose card, which took it, the points):
-# until issue 41 it stayed 1.0-1.2 s (measured in Chromium: 1.1 s brisk, 1.2 s normal), gone before it was read. An `instant` table
-# pauses for nothing here: each member's page holds the finished trick for the member's own `TRICK_PAUSES`
-# (static/js/motion.js), as it does at every table whose pace is shorter than the member's choice.
+# until issue 41 it stayed 1.0-1.2 s (measured in Chromium: 1.1 s brisk, 1.2 s normal), gone before it was read.
+# An `instant` table pauses for nothing here: each member's page holds the finished trick for the member's own
+# `TRICK_PAUSES` (static/js/motion.js), as it does at every table whose pace is shorter than the member's choice.
 PACES: dict[str, Pace] = {
     "instant": Pace(0.0, 0.0),
     "brisk": Pace(0.4, 1.8),
