@@ -120,6 +120,9 @@ def the_second_hawsker_round_keeps_the_hand_on_the_first_screen(page: Page, shot
     button.click()
     expect(page.locator("#board details.kept-hands summary")).to_be_visible(timeout=20000)
     wait_for_my_turn(page)
+    # The button lies below the result: clicking it scrolled the page down to it, as the member's thumb would.
+    # The member goes back to the top; from there the page must not scroll by itself (play_to_the_end_of_the_round).
+    page.evaluate("window.scrollTo(0, 0)")
     for selector in ("#board details.kept-hands summary", "#board .hand .card", "#board .prompt", MY_MOVE):
         on_first_screen(page, selector, " in the second round")
     order, kept = box(page, "#board details.card-order summary"), box(page, "#board details.kept-hands summary")
