@@ -18,12 +18,19 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import member_page, new_member
-from tests.e2e.test_table_life import DESKTOP, PHONE, click_one, open_paced_table
+from tests.e2e.first_screen import (
+    GAMES,
+    MY_MOVE,
+    all_needed_on_first_screen,
+    box,
+    on_first_screen,
+    play_to_the_end_of_the_round,
+    wait_for_my_turn,
+)
+from tests.e2e.test_table_life import DESKTOP, PHONE, open_paced_table
 
 pytestmark = pytest.mark.e2e
 
-GAMES = [("sheepshead", 5), ("hawk", 4), ("hawsker", 2), ("puskiyon", 3)]
-MY_MOVE = "#board .hand [data-move], #board .moves [data-move]"
 MIN_CARD_HEIGHT = 44  # px: a finger's target, and the size the issue asks for
 AA = 4.5
 
@@ -48,55 +55,6 @@ CONTRAST = """
 """
 
 
-# For each card of the trick on the felt (or the pile's top card, once a player laid it), the seat that played it
-# (its figcaption, the pile's `data-by`) and the seat it points to: the one whose direction from the middle of the
-# trick is nearest to the card's. Read at one moment (the board may be
-# swapped between two reads from Python).
-SEATS_POINTED_AT = """
-() => {
-  const centre = (element) => {
-    const r = element.getBoundingClientRect();
-    return [r.x + r.width / 2, r.y + r.height / 2];
-  };
-  const trick = document.querySelector("#board .trick");
-  if (!trick) return [];
-  const area = trick.getBoundingClientRect();  // the cards' part: above the line saying who took the trick
-  const note = trick.querySelector(".took-trick");
-  const [mx, my] = [area.x + area.width / 2, (area.top + (note ? note.getBoundingClientRect().top : area.bottom)) / 2];
-  const angle = ([x, y]) => Math.atan2(y - my, x - mx);
-  const apart = (a, b) => { const d = Math.abs(a - b) % (2 * Math.PI); return Math.min(d, 2 * Math.PI - d); };
-  const seats = Array.from(document.querySelectorAll("#board .seat")).map((seat) => ({
-    name: seat.querySelector(".seat-name strong").textContent.trim(), angle: angle(centre(seat))}));
-  const pile = trick.classList.contains("pile");
-  return Array.from(trick.querySelectorAll(pile ? "figure[data-by]" : "figure")).map((figure) => {
-    const towards = angle(centre(figure.querySelector(".card")));
-    const nearest = seats.reduce((best, seat) =>
-      apart(seat.angle, towards) < apart(best.angle, towards) ? seat : best);
-    return [pile ? figure.dataset.by : figure.querySelector("figcaption").textContent.trim(), nearest.name];
-  });
-}
-"""
-
-
-def box(page: Page, selector: str) -> dict[str, float]:
-    found = page.locator(selector).first.bounding_box()
-    assert found is not None, f"{selector} is not shown"
-    return found
-
-
-def on_first_screen(page: Page, selector: str, when: str = "") -> None:
-    """`selector` lies within the page's first screen: measured from the top of the page (a bounding box is the
-    viewport's, so the page's scroll is added back), so a page that scrolled to the hand by itself does not pass."""
-    found = box(page, selector)
-    top = found["y"] + page.evaluate("window.scrollY")
-    assert top >= 0 and top + found["height"] <= PHONE["height"], (
-        f"{selector} lies at {top:.0f}..{top + found['height']:.0f} px{when}: not on the first screen")
-
-
-def wait_for_my_turn(page: Page) -> None:
-    expect(page.locator(MY_MOVE).first).to_be_enabled()
-
-
 def contrast(page: Page, selector: str) -> list[tuple[str, float]]:
     return [(element.inner_text(), element.evaluate(CONTRAST)) for element in page.locator(selector).all()]
 
@@ -108,37 +66,6 @@ def shoot(page: Page, shots: Path, name: str) -> None:
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(shots / f"{name}-phone.png"))  # the first screen, as the member's thumb sees it
     page.screenshot(path=str(shots / f"{name}-phone-full.png"), full_page=True)
-
-
-def cards_lie_before_their_players(page: Page) -> int:
-    """Each trick card on the felt (the pile's top card) lies on the side of the seat that played it; returns how many
-    there are."""
-    pairs = page.evaluate(SEATS_POINTED_AT)
-    for played_by, nearest in pairs:
-        assert played_by == nearest, f"{played_by}'s card lies on {nearest}'s side of the felt"
-    return len(pairs)
-
-
-def play_to_the_end_of_the_round(page: Page, *, first_screen: bool = False) -> int:
-    """Play the member's moves (the first one offered) until the result shows; returns the trick cards seen. With
-    `first_screen`, at every one of the member's turns the hand (while there is one), the prompt, the move and the
-    trick or pile must lie on the phone's first screen: a whole round played without scrolling to find them."""
-    seen = 0
-    for turn in range(200):
-        seen += cards_lie_before_their_players(page)
-        expect(page.locator(f"{MY_MOVE}, #board .result").first).to_be_visible()
-        if page.locator("#board .result").count():
-            return seen
-        mine = page.locator(MY_MOVE).first
-        expect(mine).to_be_enabled()
-        if first_screen:
-            wanted = ["#board .prompt", MY_MOVE, "#board .trick"]
-            if page.locator("#board .hand .card").count():
-                wanted.insert(0, "#board .hand .card")
-            for selector in wanted:
-                on_first_screen(page, selector, f" at the member's turn {turn + 1}")
-        click_one(page, mine)
-    pytest.fail("the round did not end within 200 of the member's moves")
 
 
 def seats_around(page: Page) -> list[dict[str, Any]]:
@@ -156,9 +83,7 @@ def test_a_member_plays_on_a_phone_with_everything_needed_on_the_first_screen(
     page.set_viewport_size(PHONE)
     page.reload()  # the page as a phone loads it, scrolled nowhere
     wait_for_my_turn(page)
-    assert page.evaluate("window.scrollY") == 0
-    for selector in ("#board .hand .card", "#board .prompt", MY_MOVE, "#board .trick"):
-        on_first_screen(page, selector)
+    all_needed_on_first_screen(page)
     heights = [card.bounding_box()["height"] for card in page.locator("#board .card").all() if card.is_visible()]
     assert heights and min(heights) >= MIN_CARD_HEIGHT, f"cards as short as {min(heights):.0f} px"
 
@@ -195,6 +120,9 @@ def the_second_hawsker_round_keeps_the_hand_on_the_first_screen(page: Page, shot
     button.click()
     expect(page.locator("#board details.kept-hands summary")).to_be_visible(timeout=20000)
     wait_for_my_turn(page)
+    # The button lies below the result: clicking it scrolled the page down to it, as the member's thumb would.
+    # The member goes back to the top; from there the page must not scroll by itself (play_to_the_end_of_the_round).
+    page.evaluate("window.scrollTo(0, 0)")
     for selector in ("#board details.kept-hands summary", "#board .hand .card", "#board .prompt", MY_MOVE):
         on_first_screen(page, selector, " in the second round")
     order, kept = box(page, "#board details.card-order summary"), box(page, "#board details.kept-hands summary")
