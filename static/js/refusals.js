@@ -27,22 +27,20 @@
   });
 
   // An element that leaves the page while its request is out (a board pushed over the socket meanwhile) takes
-  // htmx's events for the answer with it, and htmx, finding no HX-Retarget from there, throws the refusal away
-  // (after its own htmx:onLoadError). Such a refusal is put in its region here instead.
+  // htmx's events for the answer with it, and htmx, looking for the HX-Retarget from there, cannot find it: it
+  // logs htmx:targetError and htmx:onLoadError, throws, and the refusal is lost. Such a refusal is put in its
+  // region here instead, and htmx is not handed it (there is nothing of that element's left to update).
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var xhr = evt.detail.xhr;
     var elt = evt.detail.elt;
     if (!xhr || typeof xhr.onload !== "function") return;
     var handle = xhr.onload;
     xhr.onload = function () {
-      var lost = !document.body.contains(elt) && isRefusal(xhr);
-      try {
-        return handle.apply(this, arguments);
-      } catch (error) {
-        if (!lost) throw error;
-      } finally {
-        if (lost) showLost(xhr);
+      if (!document.body.contains(elt) && isRefusal(xhr)) {
+        showLost(xhr);
+        return undefined;
       }
+      return handle.apply(this, arguments);
     };
   });
 

@@ -53,6 +53,11 @@
   //   source: its hx-post, hx-vals, hx-target and hx-swap, and the page's CSRF header): its answer is the new board
   //   or the refusal, as before moves went over the socket. Nothing is ever sent twice, and a late move would be
   //   refused anyway: every move carries the version its board showed.
+  // - That POST cannot reach the server either (the server is away: the socket is "reconnecting…" for the same
+  //   reason): the move is refused at once, in #table-error ("Not connected: your move was not sent..."), and the
+  //   card stays playable. Not kept to be sent when the socket is back: that may be minutes later, when the member
+  //   has given up on it or looked away, and one click on a live table does it. Before, htmx's promise for the POST
+  //   was rejected with nobody to handle it (an uncaught error), and the click vanished without a word.
   // A socket that died without the browser noticing yet still reads as open: a move sent on it is lost, the board
   // stays as it was (table.js frees it when the socket closes) and the member clicks again.
   // Elements with `ws-send` and no `hx-post` (the chat's form) keep the extension's own way.
@@ -64,13 +69,64 @@
     return !!socket && socket.readyState === WebSocket.OPEN;
   }
 
+  // A move's POST is the page's way only while the socket is down, when the server may be away as well: a POST
+  // that hangs (a connection that died without a word) ends after this long and is said, rather than leaving the
+  // board busy for minutes.
+  var POST_TIMEOUT_MS = 20000;
+  var timedOut = new WeakSet(); // move buttons whose POST ran out of time (htmx:timeout), to say which words
+  function isMove(elt) {
+    return !!elt && elt.hasAttribute && elt.hasAttribute("ws-send") && elt.hasAttribute("hx-post");
+  }
+  document.addEventListener("htmx:configRequest", function (evt) {
+    if (isMove(evt.target) && !evt.detail.timeout) evt.detail.timeout = POST_TIMEOUT_MS;
+  });
+  document.addEventListener("htmx:timeout", function (evt) {
+    if (isMove(evt.target)) timedOut.add(evt.target);
+  });
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     var elt = evt.target;
     var path = elt.getAttribute("hx-post");
-    if (!path || socketOpen(elt)) return;
+    if (!path) return;
+    clearNotSent(); // a new try: what was said about the last one is over
+    if (socketOpen(elt)) return;
     evt.preventDefault();
-    window.htmx.ajax("POST", path, { source: elt });
+    window.htmx.ajax("POST", path, { source: elt }).catch(function () {
+      // Rejected: no answer came (the server could not be reached, or the request was cut off or timed out).
+      notSent(timedOut.has(elt) ? "no-answer" : "not-sent");
+      timedOut.delete(elt);
+    });
   });
+
+  // A proxy in front of the server answers for it while it is away (502, 503): that move was not sent either.
+  // In the capture phase, ahead of table.js's "Something went wrong" and django-htmx's DEBUG helper.
+  var AWAY = [502, 503];
+  document.addEventListener("htmx:beforeOnLoad", function (evt) {
+    var xhr = evt.detail.xhr;
+    if (!xhr || AWAY.indexOf(xhr.status) < 0 || !isMove(evt.target)) return;
+    evt.stopImmediatePropagation();
+    evt.preventDefault(); // htmx stops here: nothing is swapped
+    notSent("not-sent");
+  }, true);
+
+  var NOT_SENT = {
+    "not-sent": "Not connected: your move was not sent. Play it again when the table is live.",
+    "no-answer": "No answer from the server: your move may not have been made. Reload the page to see."
+  };
+  // Into the table's refusals box (role="alert": read out at once), marked as this script's, so that the next try
+  // clears it and nothing else's.
+  function notSent(which) {
+    var box = document.getElementById("table-error");
+    if (!box) return;
+    box.textContent = said(which, NOT_SENT[which]);
+    box.classList.add("error");
+    box.setAttribute("data-not-sent", which);
+  }
+  function clearNotSent() {
+    var box = document.getElementById("table-error");
+    if (!box || !box.hasAttribute("data-not-sent")) return;
+    box.textContent = "";
+    box.removeAttribute("data-not-sent");
+  }
 
   var opens = 0;
   document.addEventListener("htmx:wsOpen", function (evt) {

@@ -87,11 +87,40 @@ def is_csp_violation(message: ConsoleMessage) -> bool:
     return message.type == "error" and "Content Security Policy" in message.text
 
 
+# What the browser itself logs as an error about the network, not a script's error: a resource that could not be
+# loaded (a refusal's 4xx answer, a server the test stopped) and a WebSocket that could not connect or was refused.
+# A 5xx answer is not one of these: the server failed.
+BROWSER_NETWORK_LOG = re.compile(
+    r"^Failed to load resource: (net::ERR_\w+|the server responded with a status of 4\d\d\b)"
+    r"|^WebSocket connection to '[^']*' failed")
+
+
+def is_htmx_socket_error(message: ConsoleMessage) -> bool:
+    """htmx logs a WebSocket's "error" event (a connection that could not be made or broke: the browser says which
+    in its own log) as the event itself, "[object Event]", from its own script. The page says it in #live."""
+    return message.text == "[object Event]" and "/django_htmx/" in message.location.get("url", "")
+
+
+def is_script_error(message: ConsoleMessage) -> bool:
+    """A console error a script logged: htmx's error events ("htmx:sendError", "htmx:swapError", an exception an
+    extension raised), an "Uncaught ..." one, any `console.error`. Not the browser's own network logs, nor htmx's
+    word of a socket's error event."""
+    return (message.type == "error" and not BROWSER_NETWORK_LOG.search(message.text)
+            and not is_htmx_socket_error(message))
+
+
 @dataclass
 class BrowserProblems:
-    """CSP violations and uncaught script errors seen by the pages of one test."""
+    """CSP violations, uncaught script errors (thrown, or a promise rejected that nobody handled) and errors logged
+    by a script, seen by the pages of one test. A test that provokes a logged error on purpose declares it
+    (`expect_console`); the browser's network logs (a refused socket, a 4xx answer) are not script errors."""
 
     seen: list[str] = field(default_factory=list)
+    expected: list[re.Pattern[str]] = field(default_factory=list)
+
+    def expect_console(self, pattern: str) -> None:
+        """Console errors matching `pattern` (a regular expression, searched) are this test's doing: not problems."""
+        self.expected.append(re.compile(pattern))
 
     def watch_page(self, page: Page) -> None:
         page.on("console", lambda message: self._console(page, message))
@@ -103,6 +132,8 @@ class BrowserProblems:
     def _console(self, page: Page, message: ConsoleMessage) -> None:
         if is_csp_violation(message):
             self.seen.append(f"{page.url}: {message.text}")
+        elif is_script_error(message) and not any(p.search(message.text) for p in self.expected):
+            self.seen.append(f"{page.url}: console error {message.text!r} from {message.location.get('url') or '?'}")
 
 
 class WatchedBrowser:
@@ -316,15 +347,19 @@ def expect_new_board(page, before: int, what: str) -> None:
 
 class TableSockets:
     """The page's table sockets, routed through Playwright to the real server (opened by the page itself, with its
-    cookies and origin), so that a test can see what the page sends over them and close one as the server would.
-    Set up before the page opens its table."""
+    cookies and origin), so that a test can see what the page sends over them, close one as the server would, or
+    take them down for a while as a lost connection does. Set up before the page opens its table."""
 
     def __init__(self, page) -> None:
         self.sent: list[str] = []  # what the page sent over its table sockets
         self.routes: list[Any] = []
+        self.away = False  # `go_down` until `come_back`: the page's sockets cannot reach the server
         page.route_web_socket(re.compile(r"/ws/table/"), self._route)
 
     def _route(self, ws) -> None:
+        if self.away:  # as a connection that cannot be made: closed at once, and the page tries again later
+            ws.close(code=1006, reason="the server cannot be reached")
+            return
         server = ws.connect_to_server()
 
         def forward(message: str | bytes) -> None:
@@ -338,6 +373,15 @@ class TableSockets:
         """Close the page's latest table socket with a code it does not come back after (4404: not found)."""
         self.routes[-1].close(code=code, reason="closed by the test")
 
+    def go_down(self) -> None:
+        """The connection is lost: the page's socket closes as a dropped one does (1006: htmx tries again, after a
+        growing random wait), and so does every socket it opens until `come_back`. Its POSTs still go through."""
+        self.away = True
+        self.routes[-1].close(code=1006, reason="the connection was lost")
+
+    def come_back(self) -> None:
+        """The page's next try reaches the server again."""
+        self.away = False
 
 
 def _own_redis_url() -> str:

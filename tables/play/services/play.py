@@ -462,7 +462,7 @@ class Live:
             due_at=self.table.due_at,
         )
         if updated != 1:
-            raise StaleVersion("The table changed while you moved; nothing was changed. Try again.")
+            raise StaleVersion(gettext("The table changed while you moved; nothing was changed. Try again."))
         snapshot = self._snapshot()
 
         def remember_snapshot() -> None:  # named: Django's log of a failed robust callback reads its __qualname__
@@ -610,7 +610,7 @@ def play_move(*, table_id: int | None = None, table_code: str | None = None, use
         if seat is None:
             raise NotSeated(gettext("You are not seated at this table, so you cannot move here."))
         if not current_game(table, expected_version):
-            raise StaleVersion("The table has moved on since you looked; nothing was changed.")
+            raise StaleVersion(gettext("The table has moved on since you looked; nothing was changed."))
         if table.status != Table.Status.RUNNING:
             raise TableError(gettext("This table is not playing."))
         live = Live.load(table, seats)
@@ -641,7 +641,7 @@ def ready_for_next_round(*, table_id: int | None = None, table_code: str | None 
         if seat is None:
             raise NotSeated(gettext("You are not seated at this table."))
         if not current_game(table, expected_version):
-            raise StaleVersion("The table has moved on since you looked; nothing was changed.")
+            raise StaleVersion(gettext("The table has moved on since you looked; nothing was changed."))
         live = Live.load(table, seats)
         if not live.round.over or live.match.over:
             raise TableError(gettext("There is no next round to get ready for."))
