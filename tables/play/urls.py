@@ -9,6 +9,7 @@ urlpatterns = [
     path("t/<str:code>/board/", views.board, name="board"),
     path("t/<str:code>/move/", views.move, name="move"),
     path("t/<str:code>/ready/", views.ready, name="ready"),
+    path("t/<str:code>/premove/", views.premove, name="premove"),
     path("t/<str:code>/join/", views.join, name="join"),
     path("t/<str:code>/leave/", views.leave, name="leave"),
     path("t/<str:code>/bots/add/", views.add_bot, name="add_bot"),
