@@ -336,10 +336,11 @@ class Live:
 
     def _settle_premoves(self) -> None:
         """Before a version is saved: the member now to act whose premove is no longer legal loses it and is told
-        so at once (not when the clock would have played it); at the end of a round every premove goes."""
+        so at once (not when the clock would have played it); at the end of a round (and at a deal, after a round an
+        admin voided) every premove goes."""
         to_act = self.seat_to_act()
         for seat in self.seats:
-            if self.round.over:
+            if self.round.over or self.round.pk is None:  # a deal: nothing chosen before it is for this round
                 self._forget_premove(seat.position)
             elif seat.position == to_act and seat.premove and autoplay.legal_premove(
                     self.table.game, self.state, to_act, seat.premove) is None:

@@ -217,6 +217,7 @@ def test_a_card_no_longer_legal_is_dropped_and_the_member_told(make_member) -> N
     html = board(table, alice)
     shown = autoplay.card_text(f"play {card}")
     assert f"Your chosen card {shown} could no longer be played." in html
+    assert "could no longer be played" not in board(table, make_member("watcher"))  # hers alone
     assert "data-move=" in html  # her turn, to play as she likes
     table.refresh_from_db()
     assert table.due_at == current_round(table).deadline  # nothing is played for her
@@ -225,7 +226,7 @@ def test_a_card_no_longer_legal_is_dropped_and_the_member_told(make_member) -> N
     assert "could no longer be played" not in board(table, alice)  # said until she moved
 
 
-def test_a_card_chosen_ahead_is_private(make_member) -> None:
+def test_a_card_chosen_ahead_is_private(make_member, django_capture_on_commit_callbacks) -> None:
     alice, bob, watcher = make_member("alice"), make_member("bob"), make_member("watcher")
     table = hawk(alice, speed="brisk", others=[bob])
     card, _legal = a_chance_to_choose(table, alice, want_drop=False)
@@ -235,8 +236,10 @@ def test_a_card_chosen_ahead_is_private(make_member) -> None:
         pytest.skip("unreachable: a_chance_to_choose stops at a bot's turn")
     before = {user.pk: board(table, user) for user in (bob, watcher)}
     rendering.forget_boards()
-    choose_premove(table_id=table.pk, user=alice, move_text=f"play {card}", expected_version=table.version,
-                   expected_serial=serial_of(table, alice))
+    with django_capture_on_commit_callbacks(execute=True) as after_commit:
+        choose_premove(table_id=table.pk, user=alice, move_text=f"play {card}", expected_version=table.version,
+                       expected_serial=serial_of(table, alice))
+    assert after_commit == []  # no push to any socket (every push leaves after a commit), no new version
     rendering.forget_boards()
     for user in (bob, watcher):
         html = board(table, user)
