@@ -140,6 +140,13 @@ class Seat(models.Model):
         null=True, blank=True,
         help_text=_("The round in which the member went away (left, or offline): what was played for them since is "
                     "shown to them when they are back, until they close it."))
+    # The member's card chosen ahead of their turn (tables.play.autoplay): private to them, like their hand (the
+    # admin's seat inline does not show it), played by the table clock when their turn comes if still legal.
+    premove = models.CharField(max_length=200, blank=True, help_text=_("The move chosen ahead of the turn."))
+    premove_serial = models.PositiveIntegerField(
+        default=0, help_text=_("Counts changes of the premove: a request made against an older count is refused."))
+    premove_dropped = models.CharField(
+        max_length=200, blank=True, help_text=_("The premove that could no longer be played, told to its member."))
 
     class Meta:
         verbose_name = _("seat")
@@ -275,6 +282,9 @@ class Move(models.Model):
         TIMEOUT = "timeout", _("bot, after time ran out")
         ABSENT = "absent", _("bot, for a member who was offline")
         HOUSE = "house", _("the house's bot, in the seat of a member who was away at the deal")
+        # The member's only legal card, played for them by their option (accounts.User.auto_play_forced): not a
+        # move they made, so it does not count as one (tables.play.services.play.Live.members_moved).
+        FORCED = "forced", _("their only card, played for the member")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()

@@ -9,10 +9,11 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db.models import OuterRef, Subquery
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
 
-from tables.models import Table
+from tables.models import Seat, Table
 from tables.play import member_actions, pace, privacy, push, snapshots
 from tables.play.rendering import board_html, snapshot_html
 from tables.play.selectors import table_version
@@ -163,8 +164,12 @@ class TableConsumer(ClubConsumer):
         snapshot = snapshots.recall(self.table_code, version) if version is not None else None
         if snapshot is not None:
             return snapshot_html(snapshot, self.scope["user"], oob=True)[0], version
-        table = Table.objects.get(pk=self.table_id)
-        return board_html(table, self.scope["user"], oob=True, version_checked=True)[0], table.version
+        user = self.scope["user"]
+        # with the member's premove count (tables.play.rendering: a card chosen ahead makes no version)
+        own = Seat.objects.filter(table=OuterRef("pk"), user_id=user.pk).values("premove_serial")[:1]
+        table = Table.objects.annotate(own_premove_serial=Subquery(own)).get(pk=self.table_id)
+        return board_html(table, user, oob=True, version_checked=True,
+                          premove_serial=table.own_premove_serial)[0], table.version
 
     async def _keep_present(self) -> None:
         """Say the socket is alive now and then, so its row is not taken for one a dead process left; if it was

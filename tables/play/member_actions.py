@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from tables.play.request_numbers import whole_number
-from tables.play.services import play
+from tables.play.services import play, premoves
 from tables.play.services.errors import TableError
 
 MOVE = "move"
@@ -58,6 +58,18 @@ def act(*, kind: str, table_id: int | None = None, table_code: str | None = None
         return play.choose_to_wait(table_id=table_id, table_code=table_code, user=user, expected_version=version,
                                    wait=kind == WAIT)
     raise TableError(gettext("That is not something a member does at a table."))
+
+
+def choose_premove(*, table_code: str, user: User, fields: Mapping[str, object]) -> int:
+    """A card chosen ahead of the member's turn, or none (an empty `move`), by POST only (tables.play.autoplay): the
+    version and the premove count their board showed, so a repeated or crossed request is refused."""
+    version = version_of(fields.get("version"))
+    serial = whole_number(fields.get("serial")) if isinstance(fields.get("serial"), str) else None
+    if serial is None:
+        raise TableError(gettext("This request carries no count of your chosen cards; reload the page."))
+    move = fields.get("move")
+    return premoves.choose_premove(table_code=table_code, user=user, move_text=move if isinstance(move, str) else "",
+                                   expected_version=version, expected_serial=serial)
 
 
 def check_socket_message(*, table_code: str, message: Mapping[str, object]) -> None:

@@ -23,12 +23,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
+from django.db.models import OuterRef, Subquery
 from django.template import engines
 from django.template.backends.jinja2 import Template
 from django.utils.translation import get_language
 
 from accounts.models import User
-from tables.models import Table
+from tables.models import Seat, Table
 from tables.play import snapshots
 from tables.play.selectors import Board, board_for, board_from
 from tables.play.snapshots import TableSnapshot
@@ -44,25 +45,56 @@ def render_board(table: Table, user: User, *, oob: bool = False) -> str:
     return board_html(table, user, oob=oob)[0]
 
 
-def board_html(table: Table, user: User, *, oob: bool = False,
-               version_checked: bool = False) -> tuple[str, datetime | None]:
+def board_html(table: Table, user: User, *, oob: bool = False, version_checked: bool = False,
+               premove_serial: int | None = None) -> tuple[str, datetime | None]:
     """The board for `user` and the deadline it shows. `version_checked`: the caller has just read `table`
-    from the database, so its version is current; otherwise it is read again before the cache is used."""
-    current = table.version if version_checked else (
-        Table.objects.filter(pk=table.pk).values_list("version", flat=True).first())
+    from the database, so its version is current; otherwise it is read again before the cache is used.
+
+    A member's card chosen ahead (tables.play.services.premoves) changes their board and no version: their board is
+    kept under their seat's premove count too. When the version is read here, that count is read with it (the
+    page, the answer to a choice); `premove_serial` is the count a caller read with the table (a socket opening).
+    Without either (a push, at a version a transaction has just made) the version's snapshot says it."""
+    if version_checked:
+        current = table.version
+    elif user.is_authenticated:
+        current, premove_serial = _version_and_premove(table, user)
+    else:
+        current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
     if not user.is_authenticated or current != table.version:
         return _render(lambda: board_for(table, user), user, oob=oob, key=None)
     snapshot = snapshots.recall(table.code, table.version)
+    if snapshot is not None and premove_serial is not None and _serial_in(snapshot, user) != premove_serial:
+        snapshot = None  # chosen (or taken back) since this version was made: the database has it
+    if premove_serial is None:
+        premove_serial = _serial_in(snapshot, user) if snapshot is not None else None
+        if snapshot is None:  # no count known: built from the database, and kept under no key
+            return _render(lambda: board_for(table, user), user, oob=oob, key=None)
     build = (lambda: board_from(snapshot, user)) if snapshot is not None else (lambda: board_for(table, user))
-    return _cached(f"board:{table.code}:{current}:{user.pk}:{get_language()}", build, user, oob=oob)
+    return _cached(_key(table.code, current, user, premove_serial), build, user, oob=oob)
 
 
 def snapshot_html(snapshot: TableSnapshot, user: User, *, oob: bool = False) -> tuple[str, datetime | None]:
     """The board for `user` at the snapshot's version, built without reading the database."""
     if not user.is_authenticated:
         return _render(lambda: board_from(snapshot, user), user, oob=oob, key=None)
-    key = f"board:{snapshot.table.code}:{snapshot.version}:{user.pk}:{get_language()}"
+    key = _key(snapshot.table.code, snapshot.version, user, _serial_in(snapshot, user))
     return _cached(key, lambda: board_from(snapshot, user), user, oob=oob)
+
+
+def _key(code: str, version: int, user: User, premove_serial: int | None) -> str:
+    return f"board:{code}:{version}:{user.pk}:{get_language()}:{premove_serial}"
+
+
+def _serial_in(snapshot: TableSnapshot, user: User) -> int | None:
+    """The viewer's seat's premove count in the snapshot (None: not seated)."""
+    return next((s.premove_serial for s in snapshot.seats if s.user_id == user.pk), None)
+
+
+def _version_and_premove(table: Table, user: User) -> tuple[int | None, int | None]:
+    """The table's version and the viewer's seat's premove count (None: not seated), in one query."""
+    own = Seat.objects.filter(table=OuterRef("pk"), user_id=user.pk).values("premove_serial")[:1]
+    found = Table.objects.filter(pk=table.pk).values_list("version", Subquery(own)).first()
+    return (None, None) if found is None else found
 
 
 _boards: OrderedDict[str, tuple[str, datetime | None]] = OrderedDict()

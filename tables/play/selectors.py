@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import cached_property
@@ -24,7 +24,7 @@ from rules.engine.cards import SUIT_SYMBOLS, card, card_name
 from rules.engine.text import Said, from_data, seat_of
 from tables.i18n import say
 from tables.models import Match, Move, Round, Seat, Table
-from tables.play import move_log, pace, rematch_board
+from tables.play import autoplay, move_log, pace, rematch_board
 from tables.play.amounts import dollars_text, points_text
 from tables.play.snapshots import TableSnapshot
 
@@ -38,6 +38,8 @@ class CardFace:
     name: str
     red: bool
     move: str | None = None
+    premove: str | None = None  # out of turn: the move this card would be chosen as, ahead (tables.play.autoplay)
+    chosen: bool = False  # the card chosen ahead, or the one the clock is about to play for the member
 
 
 def face(text: str, move: str | None = None) -> CardFace:
@@ -196,6 +198,8 @@ class Board:
     away_names: list[str] = field(default_factory=list)  # between rounds: the members away (left, or offline)
     sheet: list[SheetRow] = field(default_factory=list)  # the match's finished rounds, oldest first
     rematch: rematch_board.RematchPart | None = None  # at a finished table: the rematch, or the button to ask for one
+    premove_serial: int = 0  # the viewer's premove count, sent back with a choice (tables.play.services.premoves)
+    premove_note: str = ""  # to the viewer alone: their card chosen ahead, or the one that could no longer be played
 
     @property
     def sheet_title(self) -> str:
@@ -270,6 +274,10 @@ class Board:
     def move_url(self) -> str:
         """Reversed once per board, not once per card in the hand."""
         return reverse("move", args=[self.table.code])
+
+    @cached_property
+    def premove_url(self) -> str:
+        return reverse("premove", args=[self.table.code])
 
     @property
     def my_turn(self) -> bool:
@@ -718,7 +726,8 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
     known = laid_by is not None and 0 <= laid_by < len(names)
     board.pile_by = names[laid_by] if known else ""
     board.pile_seat = laid_by if known else None
-    legal = list(view.get("legal") or [])
+    chosen = _own_autoplay(board, snapshot, mine, acting)
+    legal = list(board.view.get("legal") or [])
     by_card: dict[str, str] = {}
     for text in legal:
         _kind, *cards = text.split()
@@ -726,5 +735,48 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
             by_card[cards[0]] = text
         else:
             board.buttons.append((text, move_label(text)))
+    ahead = _premoves_open(board, snapshot, mine, acting)
     board.hand = [face(text, by_card.get(text)) for text in view.get("hand", [])]
+    board.hand = [replace(c, premove=f"play {c.text}" if ahead and c.move is None else None,
+                          chosen=c.text == chosen) for c in board.hand]
     return board
+
+
+def _own_autoplay(board: Board, snapshot: TableSnapshot, mine: Seat | None, acting: SeatLine | None) -> str:
+    """The viewer's own premove and forced card (tables.play.autoplay), on their board alone: when the clock is about
+    to play one for them, their prompt says so and they have nothing to click (no "your turn" either); else the card
+    they chose ahead, or the one that could no longer be played, is said under the prompt. Returns the card to show
+    as chosen ("" for none)."""
+    if mine is None or board.view is None or snapshot.round is None or snapshot.round.over:
+        return ""
+    board.premove_serial = mine.premove_serial
+    if mine.premove_dropped:
+        board.premove_note = gettext("Your chosen card %(card)s could no longer be played.") % {
+            "card": autoplay.card_text(mine.premove_dropped)}
+    if acting is None or not acting.is_me or mine.away or board.table.status != Table.Status.RUNNING:
+        if mine.premove:
+            board.premove_note = gettext(
+                "Chosen for your turn: %(card)s. It is played when your turn comes, if it is still allowed; "
+                "click it again to take it back.") % {"card": autoplay.card_text(mine.premove)}
+        return mine.premove.removeprefix("play ") if mine.premove else ""
+    auto = autoplay.pending(game=board.table.game, state=snapshot.state, seat=mine, to_act=acting.position,
+                            stands_in=acting.bot_plays)
+    if auto is None:
+        return ""
+    if auto.kind == autoplay.PREMOVE:
+        prompt = gettext("Playing your chosen card %(card)s…") % {"card": autoplay.card_text(str(auto.move))}
+    else:
+        prompt = gettext("Playing your only card…")
+    board.view = {**board.view, "prompt": prompt, "legal": []}
+    board.bot_acting = True  # the server plays it in a moment: no countdown of the turn's time
+    return auto.card
+
+
+def _premoves_open(board: Board, snapshot: TableSnapshot, mine: Seat | None, acting: SeatLine | None) -> bool:
+    """The viewer's hand may be clicked to choose a card ahead: they sit (not left) at a running table whose trick
+    game is in its card play, another seat is to act, and they have premoves on."""
+    if mine is None or mine.away or mine.user is None or board.view is None or snapshot.round is None:
+        return False
+    if snapshot.round.over or board.table.status != Table.Status.RUNNING or acting is None or acting.is_me:
+        return False
+    return bool(getattr(mine.user, "premoves", False)) and autoplay.card_play(board.table.game, board.view)

@@ -91,7 +91,9 @@ def make(*, table: Table, seats: list[Seat], match: Match | None, round: Round |
         member = seat.user if seat.user_id is not None else None  # read before the copy forgets it
         seat = _bare(seat)
         if member is not None:
-            seat.user = User(pk=member.pk, username=member.username, display_name=member.display_name)
+            # and the member's table options the board reads (tables.play.autoplay), as the version found them
+            seat.user = User(pk=member.pk, username=member.username, display_name=member.display_name,
+                             auto_play_forced=member.auto_play_forced, premoves=member.premoves)
         held.append(seat)
     return TableSnapshot(table=_bare(table), seats=held, match=_bare(match), round=_bare(round), state=state)
 

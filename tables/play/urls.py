@@ -11,6 +11,7 @@ urlpatterns = [
     path("t/<str:code>/ready/", views.ready, name="ready"),
     path("t/<str:code>/away/choice/", views.away_choice, name="away_choice"),
     path("t/<str:code>/away/seen/", views.away_seen, name="away_seen"),
+    path("t/<str:code>/premove/", views.premove, name="premove"),
     path("t/<str:code>/join/", views.join, name="join"),
     path("t/<str:code>/leave/", views.leave, name="leave"),
     path("t/<str:code>/rematch/", views.rematch, name="rematch"),

@@ -114,6 +114,25 @@ def move(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+def premove(request: HttpRequest, code: str) -> HttpResponse:
+    """A card chosen ahead of the member's turn (or none). Its answer is the member's board as the database now has
+    it: choosing makes no new version (nobody else may learn of it), so no kept board or snapshot of this version
+    shows it (tables.play.rendering reads the seat's premove count for this)."""
+    try:
+        member_actions.choose_premove(table_code=code, user=request.user, fields=request.POST)
+    except NoSuchTable:
+        raise Http404(gettext("There is no such table.")) from None
+    except TableError as error:
+        found = Table.objects.filter(code=code).first()
+        if found is not None and not privacy.may_watch(found, request.user):
+            return _private(request, found)
+        return _refused(request, code, error)
+    if not request.htmx:
+        return redirect("table", code=code)
+    return HttpResponse(render_board(Table.objects.get(code=code), request.user))
+
+
+@require_POST
 def ready(request: HttpRequest, code: str) -> HttpResponse:
     return _member_action(request, code, member_actions.READY)
 

@@ -360,7 +360,8 @@ def _claim_step(*, now: datetime, passed: Collection[int]) -> tuple[int, Stepped
 
 
 def _locked_step(table: Table, *, now: datetime, planned: Planned | None) -> Stepped:
-    """The step at a table locked by the caller's transaction (see `advance`)."""
+    """The step at a table locked by the caller's transaction (see `advance`). A member's pending move (their premove,
+    or their only card: tables.play.autoplay) comes before a time-out: it is due long before their time runs out."""
     if table.status == Table.Status.OPEN:
         return _open_table_presence(table, now)
     if table.status == Table.Status.FINISHED:
@@ -382,6 +383,8 @@ def _locked_step(table: Table, *, now: datetime, planned: Planned | None) -> Ste
         if not live.match.over and (pause_over or everyone_ready):
             deal_next_round(live)  # deals and saves
             return Stepped(changed=True, due_at=live.table.due_at)
+    elif live.play_auto():  # the member's premove or only card, its pause over (tables.play.autoplay)
+        live.play_bots()
     elif (step := bot_step(live)) is not None:
         seat, actor = step
         if not live.searches(seat):

@@ -36,7 +36,7 @@ from rules.engine.rng import new_seed
 from rules.engine.text import to_data
 from tables.i18n import say
 from tables.models import Match, Move, Round, Seat, Table, TableSocket
-from tables.play import move_log, pace, push, snapshots, wakeups
+from tables.play import autoplay, move_log, pace, push, snapshots, wakeups
 from tables.play.selectors import name_seats, seat_label
 from tables.play.services.errors import IllegalPlay, NoSuchTable, NotSeated, StaleVersion, TableError
 from tables.play.signals import match_ended, round_finished, table_stopped_waiting
@@ -112,6 +112,7 @@ class Live:
     match_changed: bool = False
     made: list[tuple[str, int]] = field(default_factory=list)  # (actor, seat) of the moves made here, in order
     members_have_moved: bool = False  # known to be true (see `members_moved`): asked of the database until then
+    premoves_changed: set[int] = field(default_factory=set)  # seats whose premove this transaction changed
     now: datetime = field(default_factory=lambda: timezone.now())  # the transaction's time: presence and pace read it
 
     @classmethod
@@ -154,6 +155,7 @@ class Live:
 
     def record(self, seat: int, move: EngineMove, actor: str, user: User | None = None) -> None:
         tricks_before = registry.tricks_done(self.table.game, self.state)
+        self._forget_premove(seat)  # their turn came and went: a card chosen ahead is played here or no more
         self.state = self.game.apply(self.state, seat, move)
         self.table.version += 1
         self.moves.append(
@@ -323,6 +325,8 @@ class Live:
                 times.append(self.bot_due())
             else:
                 times.append(self.round.deadline)
+                if (auto := self.pending_auto()) is not None:
+                    times.append(self.auto_due(auto.kind))
                 if self.offline(seat):
                     times.append(seat.offline_since + timedelta(seconds=self.table.grace_seconds))
         members = [s for s in self.seats if s.user_id is not None and not s.away]
@@ -330,6 +334,61 @@ class Live:
             times.append(max(s.offline_since for s in members) + pace.close_after())
         present = [t for t in times if t is not None]
         return min(present) if present else None
+
+    def pending_auto(self) -> autoplay.Pending | None:
+        """The move the clock plays for the member to act, a moment after the move before (tables.play.autoplay):
+        their premove if it is legal, else their only card if they asked for it; None when they have a choice."""
+        to_act = self.seat_to_act()
+        if to_act is None:
+            return None
+        seat = self.seats[to_act]
+        return autoplay.pending(game=self.table.game, state=self.state, seat=seat, to_act=to_act,
+                                stands_in=self.stands_in(seat))
+
+    def auto_due(self, kind: str) -> datetime:
+        """When the clock plays the member's pending move: a short pause after the last move (longer after a
+        trick, as for a bot's card)."""
+        log = self.round.log or []
+        since = self.round.moved_at or self.round.started_at or self.now
+        return since + autoplay.pause(kind, speed=self.table.bot_speed, closed_trick=bool(log and log[-1].get("trick")))
+
+    def play_auto(self) -> bool:
+        """The clock's step: the member's pending move, if its pause has run out; whether it was played. A premove
+        is the member's own move; a forced card is recorded as played for them (it does not make the match one a
+        member played in, `members_moved`)."""
+        auto = self.pending_auto()
+        if auto is None or self.auto_due(auto.kind) > self.now:
+            return False
+        seat = self.seats[self.seat_to_act()]
+        actor = Move.Actor.MEMBER if auto.kind == autoplay.PREMOVE else Move.Actor.FORCED
+        self.record(seat.position, auto.move, actor, seat.user)
+        return True
+
+    def _forget_premove(self, position: int, dropped: str = "") -> None:
+        """The seat's premove is gone (played, its turn passed, the round over); `dropped`: the premove that could
+        no longer be played, said to its member on their board until they move."""
+        seat = self.seats[position]
+        if seat.premove or seat.premove_dropped != dropped:
+            seat.premove, seat.premove_dropped = "", dropped
+            seat.premove_serial += 1
+            self.premoves_changed.add(position)
+
+    def _settle_premoves(self) -> None:
+        """Before a version is saved: the member now to act whose premove is no longer legal loses it and is told
+        so at once (not when the clock would have played it); at the end of a round (and at a deal, after a round an
+        admin voided) every premove goes."""
+        to_act = self.seat_to_act()
+        for seat in self.seats:
+            if self.round.over or self.round.pk is None:  # a deal: nothing chosen before it is for this round
+                self._forget_premove(seat.position)
+            elif seat.position == to_act and seat.premove and autoplay.legal_premove(
+                    self.table.game, self.state, to_act, seat.premove) is None:
+                self._forget_premove(seat.position, dropped=seat.premove)
+        for position in sorted(self.premoves_changed):
+            seat = self.seats[position]
+            Seat.objects.filter(pk=seat.pk).update(premove=seat.premove, premove_dropped=seat.premove_dropped,
+                                                   premove_serial=seat.premove_serial)
+        self.premoves_changed.clear()
 
     def everyone_gone(self) -> bool:
         """Every member still seated has been offline for the club's closing time (tables.play.pace)."""
@@ -438,6 +497,7 @@ class Live:
         self.round.state = self.game.to_json(self.state)
         self.round.deadline = self._deadline()
         self.round.moves_made = self.next_seq - 1
+        self._settle_premoves()
         if self.round.pk is None:  # dealt in this transaction
             self.round.save(force_insert=True)
         else:
