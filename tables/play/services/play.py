@@ -727,7 +727,7 @@ def choose_to_wait(*, table_id: int | None = None, table_code: str | None = None
         if seat is None:
             raise NotSeated(gettext("You are not seated at this table."))
         if not current_game(table, expected_version):
-            raise StaleVersion("The table has moved on since you looked; nothing was changed.")
+            raise StaleVersion(gettext("The table has moved on since you looked; nothing was changed."))
         if table.status != Table.Status.RUNNING:
             raise TableError(gettext("This table is not playing."))
         live = Live.load(table, seats)
