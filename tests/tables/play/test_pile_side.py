@@ -16,7 +16,7 @@ from tests.tables.helpers import current_round, full_table, legal_for, seat_to_a
 
 pytestmark = pytest.mark.django_db
 
-PILE = re.compile(r'<div class="at at-(\w+)"><figure class="top-card"(?: data-by="([^"]*)")?>')
+PILE = re.compile(r'<div class="at at-(\w+)"[^>]*><figure class="top-card"(?: data-by="([^"]*)")?>')
 
 
 @pytest.mark.parametrize(("game", "players"), [("puskiyon", 4), ("puskiyon", 3), ("hawsker", 2)])
