@@ -197,7 +197,9 @@ def remove_bot(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def rematch(request: HttpRequest, code: str) -> HttpResponse:
     """A member's answer to the finished table's rematch (`answer` yes or no; `offer`: the rematch their board showed,
-    empty when it showed none). Once it made a table where they sit, their page goes there."""
+    empty when it showed none). Once it made a table where they sit, their page goes there: with htmx, by the board
+    answered, whose link to it static/js/rematch.js follows, as it follows the same board pushed over the socket (one
+    navigation, whichever comes first: an HX-Redirect besides would start a second, aborting the first)."""
     found = get_object_or_404(Table, code=code)
     if not privacy.may_watch(found, request.user):
         return _private(request, found)
@@ -211,9 +213,6 @@ def rematch(request: HttpRequest, code: str) -> HttpResponse:
                                                    offer=offer)
     except TableError as error:
         return _refused(request, code, error)
-    if answered.go_to is None:
+    if answered.go_to is None or request.htmx:
         return _after(request, code)
-    there = reverse("table", args=[answered.go_to])
-    if request.htmx:
-        return HttpResponse(status=204, headers={"HX-Redirect": there})
-    return redirect(there)
+    return redirect("table", code=answered.go_to)
