@@ -8,6 +8,8 @@ markup hooks (/work/shared/ARCHITECTURE.md), never by layout.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
@@ -18,9 +20,12 @@ MY_MOVE = "#board .hand [data-move], #board .moves [data-move]"
 
 # For each card of the trick on the felt (or the pile's top card, once a player laid it), the seat that played it
 # (its figcaption, the pile's `data-by`) and the seat it points to: the one whose direction from the middle of the
-# trick is nearest to the card's. Read at one moment (the board may be swapped between two reads from Python).
+# trick is nearest to the card's. Read at one moment (the board may be swapped between two reads from Python), and
+# only while no card moves: null while one travels to the trick or a taken trick goes to its taker (static/js/motion.js,
+# a transform on the way), where it lies on no one's side yet.
 SEATS_POINTED_AT = """
 () => {
+  if (document.querySelector("#board .trick .travelling, #board .trick .taking")) return null;
   const centre = (element) => {
     const r = element.getBoundingClientRect();
     return [r.x + r.width / 2, r.y + r.height / 2];
@@ -104,7 +109,10 @@ def wait_for_my_turn(page: Page) -> None:
 def cards_lie_before_their_players(page: Page) -> int:
     """Each trick card on the felt (the pile's top card) lies on the side of the seat that played it; returns how many
     there are."""
-    pairs = page.evaluate(SEATS_POINTED_AT)
+    deadline = time.monotonic() + 20
+    while (pairs := page.evaluate(SEATS_POINTED_AT)) is None:  # a card on its way: read the felt once it is still
+        assert time.monotonic() < deadline, "cards on the felt kept moving for 20 s"
+        page.wait_for_timeout(50)
     for played_by, nearest in pairs:
         assert played_by == nearest, f"{played_by}'s card lies on {nearest}'s side of the felt"
     return len(pairs)

@@ -69,14 +69,16 @@ def member_with(browser, server, *, pause: str = "normal", sounds: bool = False,
     return page
 
 
-def play_tricks(page: Page, tricks: int, *, timeout: float = 180.0) -> list[dict[str, Any]]:
+def play_tricks(page: Page, tricks: int, *, bots_took: bool = False, timeout: float = 180.0) -> list[dict[str, Any]]:
     """Play the member's first legal card whenever it is their turn until the page has shown `tricks` finished
-    tricks; what the page showed, in order."""
+    tricks (with `bots_took`: `tricks` finished tricks a bot took, each already followed by the next state, so each
+    has a spell to measure: the deal may give the member the first tricks); what the page showed, in order."""
     page.evaluate(RECORD_TRICKS)
     deadline = time.monotonic() + timeout
     while True:
         shown = page.evaluate("window.__tricks")
-        if sum(1 for state in shown if state["finished"]) >= tricks:
+        done = len(finished_spells(shown)) if bots_took else sum(1 for state in shown if state["finished"])
+        if done >= tricks:
             return shown
         assert time.monotonic() < deadline, f"only {shown!r} after {timeout} s"
         card = page.locator("#board.my-turn:not(.replaying) .hand [data-move]:not([disabled])").first
@@ -104,7 +106,7 @@ def test_a_finished_trick_stays_at_least_the_members_pause(browser, server, timi
     page = member_with(browser, server)
     open_table(page, server, "hawk", 4, bots=True, bot_level="easy", speed=speed)
     assert page.locator(".table-page").get_attribute("data-trick-pause-ms") == str(pace.trick_pause_ms("normal"))
-    spells = [ms for _cards, ms in finished_spells(play_tricks(page, 3))]
+    spells = [ms for _cards, ms in finished_spells(play_tricks(page, 3, bots_took=True))]
     for ms in spells:
         timings(f"TRICK_DWELL_{speed.upper()}_SECONDS", ms / 1000, note="hawk, 4 players, easy bots")
     assert spells and min(spells) >= pace.trick_pause_ms("normal") - 50, spells
@@ -116,7 +118,7 @@ def test_the_members_trick_pause_holds_the_finished_trick(browser, server, speed
     1.8 s); at an instant table, where the bots lead again in the same move, the short pause still shows it."""
     page = member_with(browser, server, pause=pause)
     open_table(page, server, "hawk", 4, bots=True, bot_level="easy", speed=speed)
-    spells = [ms for _cards, ms in finished_spells(play_tricks(page, 3))]
+    spells = [ms for _cards, ms in finished_spells(play_tricks(page, 3, bots_took=True))]
     assert spells and min(spells) >= pace.trick_pause_ms(pause) - 50, spells
 
 
