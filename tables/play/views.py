@@ -91,6 +91,15 @@ def _table_action(request: HttpRequest, code: str, action: Callable[[Table], obj
     return _after(request, code, made)
 
 
+def _refused_at(request: HttpRequest, code: str, error: TableError) -> HttpResponse:
+    """A member action's refusal; to one who may not watch the table (a private one), only that. Only a refusal
+    costs the privacy read: a member who may act is seated, and so may watch."""
+    found = Table.objects.filter(code=code).first()
+    if found is not None and not privacy.may_watch(found, request.user):
+        return _private(request, found)
+    return _refused(request, code, error)
+
+
 def _member_action(request: HttpRequest, code: str, kind: str) -> HttpResponse:
     """A move or "ready": the service locks the table by the address's code, its first and only read of the row
     (a table that is not there is a 404, as for every page of a table)."""
@@ -99,11 +108,7 @@ def _member_action(request: HttpRequest, code: str, kind: str) -> HttpResponse:
     except NoSuchTable:
         raise Http404(gettext("There is no such table.")) from None
     except TableError as error:
-        # Only a refusal costs the privacy read: a member who may move is seated, and so may watch.
-        found = Table.objects.filter(code=code).first()
-        if found is not None and not privacy.may_watch(found, request.user):
-            return _private(request, found)
-        return _refused(request, code, error)
+        return _refused_at(request, code, error)
     return _after(request, code, made)
 
 
@@ -123,10 +128,7 @@ def premove(request: HttpRequest, code: str) -> HttpResponse:
     except NoSuchTable:
         raise Http404(gettext("There is no such table.")) from None
     except TableError as error:
-        found = Table.objects.filter(code=code).first()
-        if found is not None and not privacy.may_watch(found, request.user):
-            return _private(request, found)
-        return _refused(request, code, error)
+        return _refused_at(request, code, error)
     if not request.htmx:
         return redirect("table", code=code)
     return HttpResponse(render_board(Table.objects.get(code=code), request.user))

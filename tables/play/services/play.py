@@ -656,6 +656,20 @@ def current_game(table: Table, expected_version: int) -> bool:
     return table.played_version <= expected_version <= table.version
 
 
+def member_acting(*, table_id: int | None, table_code: str | None, user: User, expected_version: int,
+                  not_seated: str) -> tuple[Table, list[Seat], Seat]:
+    """The table (locked), its seats and `user`'s seat, for a member's action made against `expected_version`;
+    inside the caller's transaction. Refuses, changing nothing, one not seated (with `not_seated`) and then a stale
+    version: the order every member action answers in."""
+    table = locked_table(table_id, code=table_code)
+    seats, seat = seated(table, user)
+    if seat is None:
+        raise NotSeated(not_seated)
+    if not current_game(table, expected_version):
+        raise StaleVersion(gettext("The table has moved on since you looked; nothing was changed."))
+    return table, seats, seat
+
+
 def play_move(*, table_id: int | None = None, table_code: str | None = None, user: User, move_text: str,
               expected_version: int) -> int:
     """A member's move at the table of `table_id` or of `table_code` (a POST's address); returns the table's new
@@ -665,12 +679,9 @@ def play_move(*, table_id: int | None = None, table_code: str | None = None, use
     except ValueError as error:
         raise IllegalPlay(gettext("That is not a move: %(error)s.") % {"error": say(error)}) from None
     with transaction.atomic():
-        table = locked_table(table_id, code=table_code)
-        seats, seat = seated(table, user)
-        if seat is None:
-            raise NotSeated(gettext("You are not seated at this table, so you cannot move here."))
-        if not current_game(table, expected_version):
-            raise StaleVersion(gettext("The table has moved on since you looked; nothing was changed."))
+        table, seats, seat = member_acting(
+            table_id=table_id, table_code=table_code, user=user, expected_version=expected_version,
+            not_seated=gettext("You are not seated at this table, so you cannot move here."))
         if table.status != Table.Status.RUNNING:
             raise TableError(gettext("This table is not playing."))
         live = Live.load(table, seats)
@@ -696,12 +707,9 @@ def ready_for_next_round(*, table_id: int | None = None, table_code: str | None 
     """A member is ready (at the table of `table_id` or of `table_code`); when every member present is, the next
     round is dealt at once."""
     with transaction.atomic():
-        table = locked_table(table_id, code=table_code)
-        seats, seat = seated(table, user)
-        if seat is None:
-            raise NotSeated(gettext("You are not seated at this table."))
-        if not current_game(table, expected_version):
-            raise StaleVersion(gettext("The table has moved on since you looked; nothing was changed."))
+        table, seats, seat = member_acting(
+            table_id=table_id, table_code=table_code, user=user, expected_version=expected_version,
+            not_seated=gettext("You are not seated at this table."))
         live = Live.load(table, seats)
         if not live.round.over or live.match.over:
             raise TableError(gettext("There is no next round to get ready for."))
@@ -722,12 +730,9 @@ def choose_to_wait(*, table_id: int | None = None, table_code: str | None = None
     next round is dealt when everyone here is ready, or when the usual pause ends). The last choice made stands.
     Nobody choosing is going on: the pause ends as usual and the house plays the away member's seat."""
     with transaction.atomic():
-        table = locked_table(table_id, code=table_code)
-        seats, seat = seated(table, user)
-        if seat is None:
-            raise NotSeated(gettext("You are not seated at this table."))
-        if not current_game(table, expected_version):
-            raise StaleVersion(gettext("The table has moved on since you looked; nothing was changed."))
+        table, seats, seat = member_acting(
+            table_id=table_id, table_code=table_code, user=user, expected_version=expected_version,
+            not_seated=gettext("You are not seated at this table."))
         if table.status != Table.Status.RUNNING:
             raise TableError(gettext("This table is not playing."))
         live = Live.load(table, seats)
