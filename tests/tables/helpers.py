@@ -41,6 +41,10 @@ def watching(table: Table, *members: User) -> None:
 def hawk_table(member: User, *, level: str = "strong", speed: str = "instant") -> Table:
     """The member's Hawk table with three bots at `level` and `speed`, open in the member's page, played to a bot's
     turn (the clock's and the search budget's tests start from here)."""
+    # The clock's tests count the bots' moves up to the member's turn: a forced card the clock played for the member
+    # (their option, on by default) would be one more, as the deal falls.
+    type(member).objects.filter(pk=member.pk).update(auto_play_forced=False)
+    member.auto_play_forced = False
     table = create_table(creator=member, game="hawk", players=4, bot_level=level, bot_speed=speed)
     for _ in range(3):
         add_bot(table_id=table.pk, user=member)
