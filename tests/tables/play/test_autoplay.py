@@ -70,7 +70,7 @@ def board(table: Table, user: User) -> str:
 
 
 def test_the_only_card_is_played_for_the_member_after_its_pause(make_member) -> None:
-    alice = make_member("alice")
+    alice = make_member("alice", auto_play_forced=True)
     table = hawk(alice)
     only = to_a_forced_turn(table, alice)
     table.refresh_from_db()
@@ -89,7 +89,7 @@ def test_the_only_card_is_played_for_the_member_after_its_pause(make_member) -> 
 
 
 def test_a_forced_card_does_not_make_the_match_one_a_member_played(make_member) -> None:
-    alice = make_member("alice")
+    alice = make_member("alice", auto_play_forced=True)
     table = hawk(alice)
     to_a_forced_turn(table, alice)
     Move.objects.filter(actor=Move.Actor.MEMBER).update(actor=Move.Actor.TIMEOUT)  # as if she had never clicked
@@ -112,7 +112,7 @@ def test_the_only_card_waits_for_the_member_who_switched_it_off(make_member) -> 
 
 
 def test_a_member_whose_page_is_closed_gets_no_forced_card(make_member) -> None:
-    alice = make_member("alice")
+    alice = make_member("alice", auto_play_forced=True)
     table = hawk(alice)
     to_a_forced_turn(table, alice)
     Seat.objects.filter(table=table, user=alice).update(gone_at=current_round(table).moved_at + timedelta(hours=1))
@@ -121,7 +121,7 @@ def test_a_member_whose_page_is_closed_gets_no_forced_card(make_member) -> None:
 
 
 def test_a_single_decision_that_is_not_a_card_is_never_made_for_the_member(make_member, monkeypatch) -> None:
-    alice, bob = make_member("alice"), make_member("bob")
+    alice, bob = make_member("alice", auto_play_forced=True), make_member("bob", auto_play_forced=True)
     table = create_table(creator=alice, game="sheepshead", players=3, turn_seconds=600)
     from tables.play.services.tables import join_table
 
@@ -174,7 +174,7 @@ def a_chance_to_choose(table: Table, member: User, *, want_drop: bool) -> tuple[
 
 
 def brisk_table(make_member) -> tuple[Table, User]:
-    alice = make_member("alice")
+    alice = make_member("alice", auto_play_forced=True)
     return hawk(alice, speed="brisk"), alice
 
 
