@@ -91,11 +91,17 @@ def on_first_screen(page: Page, selector: str, when: str = "") -> None:
     lies_on_first_screen(page, page.locator(selector).first, selector, when)
 
 
+MANY_MOVES = 8
+"""More move buttons than this (Hawsker's combinations) need only their first on the first screen."""
+
+
 def all_needed_on_first_screen(page: Page, when: str = "") -> None:
     """Everything the member needs for this turn lies on the first screen, which has not scrolled."""
     not_scrolled(page, when)
     for what, selector, which in NEEDED:
         found = page.locator(selector)
+        if what == "the last move button" and found.count() > MANY_MOVES:
+            continue  # a Hawsker turn of many combinations may wrap below the fold (left open: issue 41's note)
         if found.count():
             lies_on_first_screen(page, found.last if which == "last" else found.first, what, when)
         else:
