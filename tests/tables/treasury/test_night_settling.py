@@ -97,7 +97,7 @@ def test_a_partial_payment_leaves_the_rest_owed_and_the_history_says_both(staff_
 
 
 def test_the_same_form_sent_twice_records_one_payment(staff_client, night, club) -> None:
-    first, data = pay(staff_client, night, club["dan"], club["bob"], "3.00")
+    _first, data = pay(staff_client, night, club["dan"], club["bob"], "3.00")
     again = staff_client.post(url(night), data, follow=True)
     assert NightPayment.objects.count() == 1
     assert "already recorded" in again.content.decode()
@@ -139,8 +139,10 @@ def test_strangers_points_nights_bad_days_and_members_are_refused(treasurer, nig
         record_night_payment(payer_id=club["carol"].pk, payee_id=club["alice"].pk,
                              **{**base, "paid_on": club_today() + timedelta(days=1)})
     with pytest.raises(NotAllowed):
-        record_night_payment(payer_id=club["carol"].pk, payee_id=club["alice"].pk, **{**base, "recorded_by": club["bob"]})
-    hawk = ClubNight(game="hawk", played_on=night.played_on, seats=night.seats, token="hawk-night", recorded_by=treasurer)
+        record_night_payment(payer_id=club["carol"].pk, payee_id=club["alice"].pk,
+                             **{**base, "recorded_by": club["bob"]})
+    hawk = ClubNight(game="hawk", played_on=night.played_on, seats=night.seats, token="hawk-night",
+                     recorded_by=treasurer)
     hawk.save()
     with pytest.raises(PaymentRefused, match="points"):
         record_night_payment(payer_id=club["carol"].pk, payee_id=club["alice"].pk, **{**base, "night_id": hawk.pk})

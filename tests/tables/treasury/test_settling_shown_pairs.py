@@ -14,7 +14,7 @@ from tests.tables.treasury.books_support import booked
 pytestmark = pytest.mark.django_db
 
 URL = reverse("treasury_settle")
-NAMES = ["zed", "amy", "bob", "cy"]  # made in this order: their ids run zed, amy, bob, cy; their names amy, bob, cy, zed
+NAMES = ["zed", "amy", "bob", "cy"]  # made in this order: ids run zed, amy, bob, cy; names amy, bob, cy, zed
 
 
 def test_the_stored_pairs_are_the_pairs_the_page_showed(staff_client, treasurer, club) -> None:
