@@ -28,7 +28,17 @@ from rules.engine import registry
 from rules.engine.api import Config, GameSpec
 from rules.engine.api import Match as EngineMatch
 from rules.engine.moves import Move as EngineMove
-from tables.models import InPersonRecord, LedgerEntry, MatchPlace, MatchResult, Move, Round, Season, Seat
+from tables.models import (
+    InPersonRecord,
+    LedgerEntry,
+    MatchPlace,
+    MatchResult,
+    Move,
+    NightPayment,
+    Round,
+    Season,
+    Seat,
+)
 from tables.play.amounts import points_text
 from tables.play.bot_names import bot_player_name, level_order
 from tables.play.request_dates import calendar_day
@@ -120,10 +130,22 @@ class GameBalance:
     opening: int = 0
     change: int = 0
     rounds: int = 0
+    paid: int = 0  # paid at the club's table up to the period's end, less what was received there
+    payments: int = 0  # how many payments that counts
 
     @property
     def closing(self) -> int:
         return self.opening + self.change
+
+    @property
+    def owed(self) -> int:
+        """The balance once the payments made at the table are counted: what is still owed (negative) or still to
+        be received (positive)."""
+        return self.closing + self.paid
+
+    @property
+    def owed_text(self) -> str:
+        return money_text(self.owed, self.unit)
 
     @property
     def opening_text(self) -> str:
@@ -171,11 +193,50 @@ class MatchRow:
 MATCHES_SHOWN = 100
 
 
+def payment_sentence(payment: NightPayment) -> str:
+    """ "Carol paid Alice $9.25 on 4 Dec 2026": how a payment made at the table reads, on the night's settle sheet and
+    in a member's history."""
+    return gettext("%(payer)s paid %(payee)s %(amount)s on %(day)s") % {
+        "payer": payment.payer.shown_name, "payee": payment.payee.shown_name,
+        "amount": dollars_text(payment.amount, signed=False), "day": date_format(payment.paid_on, "j M Y")}
+
+
+@dataclass(frozen=True)
+class PaymentRow:
+    """A payment at the club's table that the member made or received."""
+
+    payment: NightPayment
+    sentence: str
+    made: bool  # True: the member paid; False: the member was paid
+
+
 @dataclass
 class History:
     rows: list[HistoryRow]  # newest first
     balances: list[GameBalance]
     matches: list[MatchRow] = field(default_factory=list)  # newest first, at most MATCHES_SHOWN
+    payments: list[PaymentRow] = field(default_factory=list)  # in the period, newest first
+
+
+def _payments(user: User, game: str | None, start: date | None, end: date | None,
+              balances: dict[str, GameBalance]) -> list[PaymentRow]:
+    """The member's payments at the table in the period, newest first; every payment up to the period's end is
+    counted into the balances still owed (what was paid before the period settled part of the balance before it)."""
+    mine = NightPayment.objects.filter(Q(payer=user) | Q(payee=user)).select_related("payer", "payee", "night")
+    if game:
+        mine = mine.filter(night__game=game)
+    if end is not None:
+        mine = mine.filter(paid_on__lte=end)
+    rows = []
+    for payment in mine.order_by("-paid_on", "-id"):
+        made = payment.payer_id == user.pk
+        line = balances.get(payment.night.game)
+        if line is not None:
+            line.paid += payment.amount if made else -payment.amount
+            line.payments += 1
+        if start is None or payment.paid_on >= start:
+            rows.append(PaymentRow(payment=payment, sentence=payment_sentence(payment), made=made))
+    return rows
 
 
 def member_history(*, user: User, game: str | None = None, start: date | None = None,
@@ -210,8 +271,9 @@ def member_history(*, user: User, game: str | None = None, start: date | None = 
         if entry.kind == LedgerEntry.Kind.RESULT and entry.in_person_id not in replaced:
             line.rounds += 1
     rows.reverse()
+    payments = _payments(user, game, start, end, balances)
     return History(rows=rows, balances=list(balances.values()), matches=member_matches(
-        user=user, game=game, start=start, end=end))
+        user=user, game=game, start=start, end=end), payments=payments)
 
 
 def _replaced_records(record_ids: set[int]) -> set[int]:

@@ -295,3 +295,39 @@ class Settlement(AppendOnlyModel):
     def __str__(self) -> str:
         return gettext("%(game)s settled on %(day)s") % {"game": self.get_game_display(),
                                                          "day": date_format(timezone.localdate(self.settled_at))}
+
+
+class NightPayment(AppendOnlyModel):
+    """Money that changed hands at the table for one club night: `payer` gave `payee` `amount` cents on `paid_on`.
+
+    The ledger says what each player won or lost; these rows say what has been paid of it since. A night's
+    balance still owed is its ledger total plus what the player paid minus what they received, so a partial payment
+    leaves the rest owed (an IOU carried forward) without touching any ledger entry. `token` is the payment form's
+    own key (made when the form was drawn): the same form sent twice finds its payment and records nothing more."""
+
+    night = models.ForeignKey(ClubNight, on_delete=models.PROTECT, related_name="payments")
+    payer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="night_payments_made")
+    payee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                              related_name="night_payments_received")
+    amount = models.PositiveIntegerField(help_text=_("In cents."))
+    paid_on = models.DateField(help_text=_("The day the money changed hands."))
+    note = models.CharField(max_length=200, blank=True)
+    token = models.CharField(max_length=64, unique=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                    related_name="night_payments_recorded")
+    recorded_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("payment of a club night")
+        verbose_name_plural = _("payments of club nights")
+        ordering = ["paid_on", "id"]
+        base_manager_name = "objects"
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="a_night_payment_pays_something"),
+            models.CheckConstraint(condition=~Q(payer=models.F("payee")), name="a_night_payment_has_two_parties"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(payer)s paid %(payee)s %(amount)s on %(day)s") % {
+            "payer": self.payer.shown_name, "payee": self.payee.shown_name,
+            "amount": Money(self.amount, signed=False).shown(), "day": date_format(self.paid_on)}

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Max, Sum
 
 from tables.models import LedgerEntry, Settlement
+from tables.treasury.squaring import Plan, square_up
 
 HOUSE = "house"  # the house's key in Settlement.balances (members are keyed by their id, as a string)
 
@@ -56,3 +57,12 @@ def sums(entries: object) -> dict[int | None, tuple[int, int]]:
     """Per member (None: every bot seat together, the house) the sum of the entries and how many there are."""
     rows = entries.values("member").annotate(total=Sum("amount"), n=Count("id")).order_by()  # type: ignore[attr-defined]
     return {row["member"]: (row["total"] or 0, row["n"]) for row in rows}
+
+
+def settling_plan(balances: dict[int | None, int]) -> Plan[int | None]:
+    """The payments that square `balances` (member id, None for the house, to cents), as the page shows them and the
+    settlement stores them. Where amounts tie, the squaring pairs parties in the order it is given; so the parties go
+    in one fixed order (members by id, the house last) whatever order the caller read them in (by name on the page,
+    by database order in the service), and what was shown is what is stored."""
+    ordered = sorted(balances.items(), key=lambda item: (item[0] is None, item[0] or 0))
+    return square_up(dict(ordered))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables.treasury.views import nights, replace, settling, statements
+from tables.treasury.views import night_settling, nights, replace, settling, statements
 
 urlpatterns: list = [
     path("inperson/<int:record_id>/replace/", replace.replace_hand, name="treasury_replace_hand"),
@@ -15,6 +15,7 @@ urlpatterns: list = [
     path("nights/", nights.night_list, name="treasury_nights"),
     path("nights/new/", nights.night_new, name="treasury_night_new"),
     path("nights/<int:night_id>/", nights.night_detail, name="treasury_night"),
+    path("nights/<int:night_id>/settle/", night_settling.night_settle, name="treasury_night_settle"),
     path("nights/sheet/<str:token>/", nights.night_sheet, name="treasury_night_sheet"),
     path("nights/sheet/<str:token>/rows/", nights.night_row, name="treasury_night_row"),
     path("nights/sheet/<str:token>/rows/<int:number>/remove/", nights.night_row_remove,

@@ -16,8 +16,8 @@ from rules.engine import registry
 from rules.engine.api import GameSpec
 from tables.ledger.selectors import club_days, dollars_text, money_text
 from tables.models import LedgerEntry, Settlement
-from tables.treasury.books import HOUSE, OpenBooks, open_books, sums
-from tables.treasury.squaring import EXACT_LIMIT, square_up
+from tables.treasury.books import HOUSE, OpenBooks, open_books, settling_plan, sums
+from tables.treasury.squaring import EXACT_LIMIT
 
 HOUSE_NAME = _("The house (bots' seats)")
 HOUSE_SHORT = _("the house")
@@ -129,7 +129,7 @@ def method_text(*, exact: bool) -> str:
 def _with_payments(books: Books) -> Books:
     if not books.money:
         return books
-    plan = square_up({line.member_id: line.amount for line in books.parties})
+    plan = settling_plan({line.member_id: line.amount for line in books.parties})
     names = {line.member_id: str(HOUSE_SHORT) if line.house else line.name for line in books.parties}
     books.payments = sorted((PaymentLine(names[p.payer], names[p.payee], p.amount) for p in plan.payments),
                             key=lambda p: (p.payer.lower(), p.payee.lower()))

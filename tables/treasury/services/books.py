@@ -26,7 +26,7 @@ from rules.engine import registry
 from rules.engine.text import from_data
 from tables.ledger.selectors import balances, standings
 from tables.ledger.services.fairness import verify_deal
-from tables.models import InPersonRecord, LedgerEntry, Round
+from tables.models import InPersonRecord, LedgerEntry, NightPayment, Round
 
 MONEY = "cents"
 SCORE_KEY = {
@@ -217,6 +217,43 @@ def _check_balances(check: BooksCheck, game: str | None) -> None:
                                                 f"the standings show {ranked.get(key, 0)}")
 
 
+def _check_night_payments(check: BooksCheck, game: str | None) -> None:
+    """Payments made at the table for a club night: each between two different players of its night, of more than
+    nothing, and together never past square: nobody paid more than the night's entries say they lost, nobody
+    received more than they won (the recording service refuses all of these, so only an edited row gets here)."""
+    payments = NightPayment.objects.select_related("night").order_by("night_id", "pk")
+    if game:
+        payments = payments.filter(night__game=game)
+    by_night: dict[int, list[NightPayment]] = defaultdict(list)
+    for payment in payments:
+        by_night[payment.night_id].append(payment)
+    results: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for night_id, member_id, amount in LedgerEntry.objects.filter(in_person__night_id__in=list(by_night)).values_list(
+            "in_person__night", "member", "amount"):
+        results[night_id][member_id] += amount
+    for night_id, rows in by_night.items():
+        players = set(rows[0].night.seats) | set(results[night_id])
+        moved: dict[int, int] = defaultdict(int)
+        for payment in rows:
+            where = f"night payment {payment.pk} (club night {night_id})"
+            strangers = [m for m in (payment.payer_id, payment.payee_id) if m not in players]
+            if strangers:
+                check.add("night payment", where, f"member {strangers[0]} did not play that night")
+            if payment.payer_id == payment.payee_id:
+                check.add("night payment", where, f"member {payment.payer_id} pays themselves")
+            if payment.amount <= 0:
+                check.add("night payment", where, f"it pays {payment.amount} cents")
+            moved[payment.payer_id] += payment.amount
+            moved[payment.payee_id] -= payment.amount
+        for member_id, change in sorted(moved.items()):
+            result = results[night_id].get(member_id, 0)
+            left = result + change
+            if not (min(result, 0) <= left <= max(result, 0)):
+                check.add("night payment", f"club night {night_id}, member {member_id}",
+                          f"its entries pay {result} cents and its payments move {change:+d}: paid or received past "
+                          f"square ({left:+d} left)")
+
+
 def _who(key: tuple[str, int | None]) -> str:
     game, member_id = key
     return f"{game}, member {member_id}" if member_id is not None else f"{game}, the house (bots)"
@@ -232,5 +269,6 @@ def check_books(*, game: str | None = None) -> BooksCheck:
     _check_in_person(check, game)
     _check_corrections(check, game)
     _check_balances(check, game)
+    _check_night_payments(check, game)
     check.seconds = time.monotonic() - started
     return check

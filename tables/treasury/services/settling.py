@@ -20,8 +20,7 @@ from rules.engine import registry
 from tables.ledger.services.ledger import LedgerError
 from tables.models import LedgerEntry, Settlement
 from tables.play.services.errors import NotAllowed
-from tables.treasury.books import open_books, party_key
-from tables.treasury.squaring import square_up
+from tables.treasury.books import open_books, party_key, settling_plan
 
 
 class StaleBooks(LedgerError):
@@ -67,7 +66,7 @@ def settle_game(*, treasurer: User, game: str, through: int, seen: int, note: st
             raise StaleBooks(gettext("The books changed since this page was drawn (settled by someone else, or an "
                                      "entry it did not count): look again at the new balances before settling."))
         balances = {member: total for member, (total, _n) in books.totals.items()}
-        plan = square_up(balances)
+        plan = settling_plan(balances)
         row = Settlement(
             game=game, unit=spec.unit, after_entry_id=books.after, through_entry_id=books.through,
             balances={party_key(member): total for member, total in balances.items()},
