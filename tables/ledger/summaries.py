@@ -84,7 +84,8 @@ def from_record(*, kind: str, facts: dict[str, Any], score: dict[str, Any], name
     if kind == "sheepshead_hand":
         return sheepshead_hand(names=names, picker=int(score["picker"]), partner=score.get("partner"),
                                points=int(facts["picker_points"]), rate=int(score["rate"]),
-                               stake_cents=int(facts["stake_cents"]), money=[int(c) for c in score["money"]])
+                               stake_cents=int(facts["stake_cents"]), money=[int(c) for c in score["money"]],
+                               cracks=int(facts.get("cracks") or 0))
     if kind == "sheepshead_leaster":
         return sheepshead_leaster(names=names, winner=score.get("winner"), points=[int(p) for p in facts["points"]],
                                   stake_cents=int(facts["stake_cents"]))

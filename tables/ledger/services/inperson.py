@@ -349,8 +349,8 @@ def price_from_facts(*, kind: str, facts: Mapping[str, Any]) -> Priced:
         )
     if kind == InPersonRecord.Kind.SHEEPSHEAD_LEASTER:
         return price_sheepshead_leaster(players=facts["players"], points=facts["points"], tricks=facts["tricks"],
-                                        stake_cents=facts["stake_cents"], sat_out=facts.get("sat_out"),
-                                        house={"dealer_sits_out": True} if facts.get("sat_out") else None)
+                                        stake_cents=facts["stake_cents"], house=facts.get("house"),
+                                        sat_out=facts.get("sat_out"))
     if kind == InPersonRecord.Kind.HAWK_ROUND:
         return price_hawk_round(
             players=facts["players"], lafh=facts["lafh"], solo=facts["solo"], lafh_pips=facts["lafh_pips"],
@@ -358,6 +358,20 @@ def price_from_facts(*, kind: str, facts: Mapping[str, Any]) -> Priced:
             nob_bonuses=facts.get("nob_bonuses", ()),
         )
     raise InPersonError(gettext("A record of kind %(kind)s cannot be priced.") % {"kind": kind})
+
+
+HOUSE_FACTS: dict[str, tuple[str, ...]] = {
+    InPersonRecord.Kind.SHEEPSHEAD_HAND: ("house", "cracks", "losers_took_trick", "sat_out"),
+    InPersonRecord.Kind.SHEEPSHEAD_LEASTER: ("house", "sat_out"),
+}
+"""The facts a hand keeps for its night's house rules, by kind, as its recording service takes them."""
+
+
+def house_facts(*, record: InPersonRecord, kind: str) -> dict[str, Any]:
+    """What `record` keeps of its night's house rules that a new record of `kind` takes: a replacement prices under
+    the rules the hand was played by (and keeps its cracks and its sitter) unless it says otherwise."""
+    old = record.facts or {}
+    return {key: old[key] for key in HOUSE_FACTS.get(kind, ()) if key in old}
 
 
 def _house(house: Mapping[str, Any] | None) -> HouseRules:
@@ -470,7 +484,7 @@ def price_sheepshead_leaster(
     facts = {"players": [m.username for m in members], "points": taken_points, "tricks": taken_tricks,
              "stake_cents": stake}
     if sitter is not None:
-        facts["sat_out"] = sitter.username
+        facts["house"], facts["sat_out"] = {"dealer_sits_out": True}, sitter.username
     score = {"winner": winner, "money": money}
     return Priced(game="sheepshead", kind=InPersonRecord.Kind.SHEEPSHEAD_LEASTER, facts=facts, score=score,
                   summary=summary, members=members, amounts=money)

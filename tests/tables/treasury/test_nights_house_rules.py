@@ -17,6 +17,7 @@ from tables.ledger.services.inperson import InPersonError
 from tables.models import ClubNight, LedgerEntry
 from tables.treasury.services import nights as service
 from tables.treasury.services.nights import NightError
+from tables.treasury.services.replace import replace_in_person_record
 from tables.treasury.views.nights import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
@@ -202,3 +203,20 @@ def test_a_form_without_house_rules_opens_a_night_of_the_seeds_rules(staff_clien
     assert response.status_code == 302
     token = response["Location"].rstrip("/").rsplit("/", 1)[1]
     assert staff_client.session[SESSION_KEY][token]["options"] == {"stake_cents": 100}
+
+
+def test_a_replacement_keeps_the_hands_house_rules(treasurer, club) -> None:
+    members = [club[n] for n in NAMES]
+    rows = [hand(members, 0, 30, partner=3, dealer=str(members[2].pk), cracked="on")]
+    night = night_of(treasurer, members, rows, dealer_sits_out=True, cracking=True, schneider="thirty_or_less")
+    old = night.hands.get()
+    assert old.score["rate"] == -4
+    new = replace_in_person_record(
+        admin=treasurer, record_id=old.pk, reason="the picker had 31", kind="sheepshead_hand",
+        facts={"players": ["ann", "ben", "dan", "eve", "fay"], "picker": "ann", "partner": "dan",
+               "picker_points": 31, "stake_cents": 100},
+    )
+    assert new.facts["house"] == {"schneider": "thirty_or_less", "cracking": True, "dealer_sits_out": True}
+    assert new.facts["cracks"] == 1 and new.facts["sat_out"] == "cat"
+    assert new.score["money"] == sheepshead.settle(players=5, picker=0, partner=2, picker_points=31, stake_cents=100,
+                                                   schneider="thirty_or_less", cracks=1)
