@@ -107,7 +107,8 @@ def test_a_nights_options_read_as_house_rules() -> None:
     assert rules == HouseRules(schneider="thirty_or_less", cracking=True)
     assert rules.non_default() == {"schneider": "thirty_or_less", "cracking": True}
     assert HouseRules().non_default() == {}
-    assert {o.name for o in NIGHT_OPTIONS} == {"schneider", "schwarz", "bump", "cracking", "dealer_sits_out"}
+    assert {o.name for o in NIGHT_OPTIONS} == {"schneider", "schwarz", "bump", "cracking", "dealer_sits_out",
+                                             "players_change"}
 
 
 def test_seat_money_lays_a_hand_on_the_nights_seats() -> None:

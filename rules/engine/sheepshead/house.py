@@ -17,6 +17,8 @@ exactly as before. They are the night's options, not a table's: online play keep
   again (re-crack); each doubles the hand's money.
 - `dealer_sits_out`: with 6 or 7 at the night, the dealer of each hand sits out and the others
   play; the one sitting out neither pays nor collects.
+- `players_change`: players join or leave during the night; each hand is played (and priced) by
+  those at the table for it, and the others have no part in it. No rate changes.
 """
 
 from __future__ import annotations
@@ -98,6 +100,15 @@ NIGHT_OPTIONS: tuple[OptionSpec, ...] = (
             "sheet asks who dealt, and the dealer's entry for that hand is 0."
         ),
     ),
+    OptionSpec(
+        name="players_change",
+        label=said("Players come and go"),
+        default=False,
+        help=said(
+            "Players may join or leave during the night: name everybody who sits down at some time, and each "
+            "hand's row asks who was not at the table. They have no entry for that hand."
+        ),
+    ),
 )
 """The night's house rules, as the open-sheet form, the night's pages and the rules page show them."""
 
@@ -111,6 +122,7 @@ class HouseRules:
     bump: str = BUMP_DOUBLE
     cracking: bool = False
     dealer_sits_out: bool = False
+    players_change: bool = False
 
     def non_default(self) -> dict[str, Any]:
         """Only the rules that differ from the seed's, as a night stores them: a night of the seed's rules stores

@@ -137,6 +137,10 @@ class SheepsheadRowForm(_RowForm):
         self.fields["leaster_tricks"] = forms.CharField(
             required=False, max_length=60, label=_("Leaster: tricks"),
             widget=forms.TextInput(attrs={"placeholder": _("each player's, seat order"), "autocomplete": "off"}))
+        if house.players_change:
+            self.fields["away"] = forms.MultipleChoiceField(
+                required=False, choices=players, widget=forms.CheckboxSelectMultiple, label=_("Not at the table"),
+                help_text=_("Who had not come yet or had left: no entry for this hand."))
         if house.cracking:
             self.fields["cracked"] = forms.BooleanField(required=False, label=_("Cracked"),
                 help_text=_("A defender doubled before the first lead."))
@@ -168,8 +172,9 @@ class HawkRowForm(_RowForm):
             required=False, choices=BONUSES, widget=forms.CheckboxSelectMultiple, label=_("NOB bonuses"))
 
 
-def row_form(game: str, data: Any = None, *, members: Sequence[User], house: HouseRules | None = None) -> _RowForm:
+def row_form(game: str, data: Any = None, *, members: Sequence[User], house: HouseRules | None = None,
+             initial: dict[str, Any] | None = None) -> _RowForm:
     """The row of this game's sheet; a Sheepshead row asks what the night's house rules (`house`) need."""
     if game == "sheepshead":
-        return SheepsheadRowForm(data, members=members, house=house)
+        return SheepsheadRowForm(data, members=members, house=house, initial=initial)
     return HawkRowForm(data, members=members)

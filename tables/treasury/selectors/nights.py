@@ -91,6 +91,14 @@ def house_rule_lines(options: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _part(paid: dict[int, int], record: InPersonRecord, member: User) -> int | None:
+    """What a hand booked for one of the night's players: their entries' sum; 0 for the dealer who sat it out; None
+    (no entry) for a player not at the table for it."""
+    if member.pk in paid:
+        return paid[member.pk]
+    return 0 if (record.facts or {}).get("sat_out") == member.username else None
+
+
 def night_hands(night: ClubNight) -> tuple[list[User], list[Hand], list[Cell]]:
     """The night's players, its hands in sheet order with what each paid each player (its standing ledger entries,
     corrections included), and each player's total over the night."""
@@ -101,7 +109,7 @@ def night_hands(night: ClubNight) -> tuple[list[User], list[Hand], list[Cell]]:
         paid[entry.in_person_id][entry.member_id] += entry.amount
     hands = [
         Hand(number=r.number or 0, summary=r.summary_sentence, record=r,
-             cells=cells(members, [paid[r.pk][m.pk] for m in members], night.game))
+             cells=cells(members, [_part(paid[r.pk], r, m) for m in members], night.game))
         for r in records
     ]
     grand = totals(members, [[c.amount for c in h.cells] for h in hands], night.game)

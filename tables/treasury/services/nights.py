@@ -172,18 +172,34 @@ def _cracks(row: Mapping[str, Any]) -> int:
 
 
 def _playing(house: HouseRules, members: Sequence[User], row: Mapping[str, Any]) -> tuple[list[User], User | None]:
-    """Who played this hand, and who dealt and sat out: on a night where the dealer sits out, everybody but the
-    row's dealer; otherwise the whole sheet."""
+    """Who played this hand, and who dealt and sat out: the sheet's players but those not at the table for it (on a
+    night where players come and go) and the row's dealer (on a night where the dealer sits out)."""
+    present = _present(house, members, row)
     dealer = _named(row.get("dealer"), members)
     if not house.dealer_sits_out:
         if dealer is not None:
             raise NightError(gettext("On this night the dealer plays: nobody sits out."))
-        return list(members), None
+        return present, None
     if dealer is None:
         raise NightError(gettext("Choose who dealt this hand: the dealer sits out."))
-    if not isinstance(dealer, User) or all(dealer.pk != m.pk for m in members):
-        raise NightError(gettext("The dealer must be one of the night's players."))
-    return [m for m in members if m.pk != dealer.pk], dealer
+    if not isinstance(dealer, User) or all(dealer.pk != m.pk for m in present):
+        raise NightError(gettext("The dealer must be one of the night's players at the table."))
+    return [m for m in present if m.pk != dealer.pk], dealer
+
+
+def _present(house: HouseRules, members: Sequence[User], row: Mapping[str, Any]) -> list[User]:
+    """The sheet's players at the table for this hand: all of them, but on a night where players come and go those
+    the row names as away (not come yet, or gone)."""
+    away = [_named(who, members) for who in row.get("away") or []]
+    away = [who for who in away if who is not None]
+    if not away:
+        return list(members)
+    if not house.players_change:
+        raise NightError(gettext("On this night everybody plays every hand: nobody is away."))
+    if any(not isinstance(who, User) or all(who.pk != m.pk for m in members) for who in away):
+        raise NightError(gettext("Only the night's players can be away from the table."))
+    gone = {who.pk for who in away if isinstance(who, User)}
+    return [m for m in members if m.pk not in gone]
 
 
 def seat_amounts(*, members: Sequence[User], priced: Priced) -> list[int | None]:

@@ -45,6 +45,12 @@ from tables.treasury.services import nights as service
 SESSION_KEY = "treasury_nights"
 
 
+def next_row_initial(sheet: service.Sheet) -> dict[str, Any]:
+    """The next row starts with the last row's players away: who has not come yet, or has gone, stays so until the
+    treasurer says otherwise."""
+    return {"away": list(sheet.rows[-1].get("away") or [])} if sheet.rows else {}
+
+
 def sheet_house(sheet: service.Sheet) -> HouseRules:
     """The house rules the sheet was opened with (a sheet's options were checked when it was opened)."""
     return house_rules(sheet.options) if sheet.game == "sheepshead" else HouseRules()
@@ -128,7 +134,8 @@ def _sheet_context(sheet: service.Sheet, members: list[User], form: Any = None) 
     good = [[c.amount for c in r["cells"]] for r in rows if r["priced"] is not None]
     return {
         "sheet": sheet, "members": members, "rows": rows, "totals": totals(members, good, sheet.game),
-        "form": form if form is not None else row_form(sheet.game, members=members, house=sheet_house(sheet)),
+        "form": form if form is not None else row_form(sheet.game, members=members, house=sheet_house(sheet),
+                                                       initial=next_row_initial(sheet)),
         "house_rules": house_rule_lines(sheet.options),
         "next_number": len(sheet.rows) + 1, "game_title": registry.spec(sheet.game).title,
         "stake_text": dollars_text(sheet.options["stake_cents"],

@@ -15,6 +15,7 @@ from rules.engine import sheepshead
 from tables.ledger.services import inperson
 from tables.ledger.services.inperson import InPersonError
 from tables.models import ClubNight, LedgerEntry
+from tables.treasury.selectors.nights import night_hands
 from tables.treasury.services import nights as service
 from tables.treasury.services.nights import NightError
 from tables.treasury.services.replace import replace_in_person_record
@@ -220,3 +221,38 @@ def test_a_replacement_keeps_the_hands_house_rules(treasurer, club) -> None:
     assert new.facts["cracks"] == 1 and new.facts["sat_out"] == "cat"
     assert new.score["money"] == sheepshead.settle(players=5, picker=0, partner=2, picker_points=31, stake_cents=100,
                                                    schneider="thirty_or_less", cracks=1)
+
+
+def test_players_join_and_leave_during_the_night(treasurer, club) -> None:
+    members = [club[n] for n in NAMES]
+    fay, ann = str(members[5].pk), str(members[0].pk)
+    rows = [hand(members, 0, 75, partner=1, away=[fay]),  # Fay has not come yet: five play
+            hand(members, 0, 75, partner=1),  # Fay is here: six play
+            hand(members, 1, 75, partner=2, away=[ann])]  # Ann has gone home
+    night = night_of(treasurer, members, rows, players_change=True)
+    first, second, third = entries(night)
+    assert first == {"ann": 200, "ben": 100, "cat": -100, "dan": -100, "eve": -100}
+    assert set(second) == set(NAMES) and sum(second.values()) == 0
+    assert "ann" not in third and set(third) == set(NAMES) - {"ann"}
+    detail_cells = [[c.amount for c in h.cells] for h in night_hands(night)[1]]
+    assert detail_cells[0][5] is None and detail_cells[2][0] is None and None not in detail_cells[1]
+    with pytest.raises(NightError, match="nobody is away"):
+        night_of(treasurer, members, [hand(members, 0, 75, away=[fay])])
+    with pytest.raises(InPersonError, match="3 to 7 players"):
+        night_of(treasurer, members, [hand(members, 0, 75, away=[str(m.pk) for m in members[1:5]])],
+                 players_change=True)
+
+
+def test_a_sheets_away_players_stay_away_on_the_next_row(staff_client: Client, club) -> None:
+    form = {"game": "sheepshead", "played_on": timezone.localdate().isoformat(), "stake_cents": "100",
+            "house_players_change": "on", **{f"seat_{n}": name for n, name in enumerate(NAMES, 1)}}
+    response = staff_client.post(reverse("treasury_night_new"), form)
+    token = response["Location"].rstrip("/").rsplit("/", 1)[1]
+    fay = club["fay"]
+    answer = staff_client.post(reverse("treasury_night_row", args=[token]),
+                               {"picker": str(club["ann"].pk), "points": "75", "away": [str(fay.pk)]},
+                               **HTMX).content.decode()
+    assert "errornote" not in answer
+    assert f'data-member="{fay.pk}" data-amount=""' in answer  # no entry: shown as a dash
+    entry = answer[answer.index('id="entry"'):]
+    assert re.search(rf'name="away" value="{fay.pk}"[^>]*checked', entry)
