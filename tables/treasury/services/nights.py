@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
-from rules.engine.sheepshead.house import SCHWARZ_TRICKS, SIT_OUT_PLAYERS, HouseRules, house_rules
+from rules.engine.sheepshead.house import SCHWARZ_TRICKS, SIT_OUT_PLAYERS, HouseRules, house_rules, seat_money
 from tables.ledger.forms import split_words
 from tables.ledger.services import inperson
 from tables.ledger.services.inperson import InPersonError, Priced
@@ -205,9 +205,13 @@ def _present(house: HouseRules, members: Sequence[User], row: Mapping[str, Any])
 def seat_amounts(*, members: Sequence[User], priced: Priced) -> list[int | None]:
     """A priced hand's amounts laid on the sheet's seats: 0 for the player who dealt and sat out, None for a seat
     that did not play it, so a hand of five shows in the right columns of a sheet of six."""
-    by_member = {m.pk: amount for m, amount in zip(priced.members, priced.amounts, strict=True)}
-    sitter = priced.facts.get("sat_out")
-    return [by_member.get(m.pk, 0 if m.username == sitter else None) for m in members]
+    seat_of = {m.pk: seat for seat, m in enumerate(members)}
+    sitter = next((seat for seat, m in enumerate(members) if m.username == priced.facts.get("sat_out")), None)
+    try:
+        return seat_money(night_players=len(members), playing=[seat_of[m.pk] for m in priced.members],
+                          money=list(priced.amounts), sitting_out=sitter)
+    except (KeyError, ValueError):
+        raise NightError(gettext("The sheet's players could not all be found; open the night again.")) from None
 
 
 _PRICE = {
