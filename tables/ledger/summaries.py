@@ -37,13 +37,20 @@ def _both(names: Sequence[str]) -> Any:
 
 
 def sheepshead_hand(*, names: Sequence[str], picker: int, partner: int | None, points: int, rate: int,
-                    stake_cents: int, money: Sequence[int]) -> Said:
+                    stake_cents: int, money: Sequence[int], cracks: int = 0, sat_out: str | None = None) -> Said:
     """A picked hand: the picker (alone or with the partner), the points, the rate and stake, then each player's
-    settlement; `names` in seat order."""
+    settlement; `names` in seat order. A cracked hand (a night's house rule) says so, as does a hand the night's
+    dealer sat out; any other hand's sentence is the one it always was."""
     who = (said("%(picker)s alone", picker=names[picker]) if partner is None
            else said("%(picker)s with %(partner)s", picker=names[picker], partner=names[partner]))
     hand = said("%(who)s took %(points)s points (rate %(rate)s, stake %(stake)s)", who=who, points=points,
                 rate=f"{rate:+d}", stake=Money(stake_cents))
+    if cracks == 1:
+        hand = said("%(hand)s, cracked (stake doubled)", hand=hand)
+    elif cracks > 1:
+        hand = said("%(hand)s, cracked and re-cracked (stake four times)", hand=hand)
+    if sat_out:
+        hand = said("%(hand)s; %(dealer)s dealt and sat out", hand=hand, dealer=sat_out)
     amounts = [said("%(player)s %(amount)s", player=name, amount=Money(cents, signed=True))
                for name, cents in zip(names, money, strict=True)]
     return said("%(hand)s: %(amounts)s", hand=hand, amounts=_listed(amounts))
@@ -77,7 +84,8 @@ def from_record(*, kind: str, facts: dict[str, Any], score: dict[str, Any], name
     if kind == "sheepshead_hand":
         return sheepshead_hand(names=names, picker=int(score["picker"]), partner=score.get("partner"),
                                points=int(facts["picker_points"]), rate=int(score["rate"]),
-                               stake_cents=int(facts["stake_cents"]), money=[int(c) for c in score["money"]])
+                               stake_cents=int(facts["stake_cents"]), money=[int(c) for c in score["money"]],
+                               cracks=int(facts.get("cracks") or 0))
     if kind == "sheepshead_leaster":
         return sheepshead_leaster(names=names, winner=score.get("winner"), points=[int(p) for p in facts["points"]],
                                   stake_cents=int(facts["stake_cents"]))

@@ -11,7 +11,7 @@ inside the treasurer's request, and the page shows `str(error)` in that same req
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -24,7 +24,8 @@ from django.utils.translation import gettext, pgettext
 from accounts.models import User
 from rules.engine import hawk, registry, sheepshead
 from rules.engine.hawk import BONUS_KINDS, deal_size
-from rules.engine.sheepshead.scoring import TOTAL_POINTS
+from rules.engine.sheepshead.house import MAX_CRACKS, SCHWARZ_TRICKS, HouseRules, house_rules
+from rules.engine.sheepshead.scoring import TOTAL_POINTS, WINNING_POINTS
 from rules.engine.text import Said
 from tables.i18n import sentence_to_data
 from tables.ledger import summaries
@@ -254,11 +255,15 @@ def record_sheepshead_hand(
     stake_cents: Any = 100, played_on: date | None = None, note: str = "", night: ClubNight | None = None,
     number: int | None = None,
     replaces: InPersonRecord | None = None, reason: str = "",
+    house: Mapping[str, Any] | None = None, cracks: Any = 0, losers_took_trick: Any = None,
+    sat_out: Named | None = None,
 ) -> InPersonRecord:
-    """A picked hand: the picker (and partner, or none) against the rest, settled as RULES.md says."""
+    """A picked hand: the picker (and partner, or none) against the rest, settled as RULES.md says (and as the
+    night's house rules say, see `price_sheepshead_hand`)."""
     _check_admin(admin)
     priced = price_sheepshead_hand(
-        players=players, picker=picker, partner=partner, picker_points=picker_points, stake_cents=stake_cents
+        players=players, picker=picker, partner=partner, picker_points=picker_points, stake_cents=stake_cents,
+        house=house, cracks=cracks, losers_took_trick=losers_took_trick, sat_out=sat_out,
     )
     return _save(admin=admin, priced=priced, played_on=_played_on(played_on), note=note, night=night, number=number,
                  replaces=replaces, reason=reason)
@@ -266,10 +271,21 @@ def record_sheepshead_hand(
 
 def price_sheepshead_hand(
     *, players: Sequence[Named], picker: Named, partner: Named | None, picker_points: Any, stake_cents: Any = 100,
+    house: Mapping[str, Any] | None = None, cracks: Any = 0, losers_took_trick: Any = None,
+    sat_out: Named | None = None,
 ) -> Priced:
-    """A picked hand checked and priced, nothing written (a night's sheet shows it before saving)."""
+    """A picked hand checked and priced, nothing written (a night's sheet shows it before saving).
+
+    `house` is the night's house rules (its options; rules.engine.sheepshead.house), `cracks` and
+    `losers_took_trick` the hand's facts those rules ask for, `sat_out` the night's player who dealt and sat out.
+    The facts keep each of them only when it differs from the seed's rules, so a hand priced without them keeps the
+    facts it always had, and re-pricing a record from its facts (`price_from_facts`) always finds its rules."""
     members = _members(players, "Sheepshead", SHEEPSHEAD_PLAYERS)
     count = len(members)
+    rules = _house(house)
+    crack_count = _cracks(cracks, rules)
+    took_trick = _losers_took_trick(losers_took_trick, rules)
+    sitter = _sitter(sat_out, members, rules)
     picker_seat = _seat(members, picker, "picker")
     if picker_seat is None:
         raise InPersonError(gettext("Name the picker (or record a leaster if nobody picked)."))
@@ -287,24 +303,122 @@ def price_sheepshead_hand(
     if points in (1, TOTAL_POINTS - 1):
         raise InPersonError(gettext("%(points)s points cannot happen in Sheepshead (no card is worth 1 point).")
                             % {"points": points})
+    if took_trick is False and WINNING_POINTS <= points < TOTAL_POINTS:
+        raise InPersonError(gettext("Opponents who took no trick leave the picker all %(total)s points, not "
+                                    "%(points)s.") % {"total": TOTAL_POINTS, "points": points})
     stake = _stake(stake_cents)
+    rule_words = {"schneider": rules.schneider, "schwarz": rules.schwarz, "bump": rules.bump}
     try:
         money = sheepshead.settle(
-            players=count, picker=picker_seat, partner=partner_seat, picker_points=points, stake_cents=stake
+            players=count, picker=picker_seat, partner=partner_seat, picker_points=points, stake_cents=stake,
+            cracks=crack_count, losers_took_trick=took_trick, **rule_words,
         )
-        rate = sheepshead.picker_rate(points)
+        rate = sheepshead.picker_rate(points, losers_took_trick=took_trick, **rule_words)
     except ValueError as error:
         raise InPersonError(_sentence(error)) from None
     summary = summaries.sheepshead_hand(names=[m.shown_name for m in members], picker=picker_seat,
-                                        partner=partner_seat, points=points, rate=rate, stake_cents=stake, money=money)
+                                        partner=partner_seat, points=points, rate=rate, stake_cents=stake, money=money,
+                                        cracks=crack_count, sat_out=sitter.shown_name if sitter else None)
     facts = {
         "players": [m.username for m in members], "picker": members[picker_seat].username,
         "partner": members[partner_seat].username if partner_seat is not None else None,
         "picker_points": points, "stake_cents": stake,
     }
+    if rules.non_default():
+        facts["house"] = rules.non_default()
+    if crack_count:
+        facts["cracks"] = crack_count
+    if rules.schwarz == SCHWARZ_TRICKS:
+        facts["losers_took_trick"] = took_trick
+    if sitter is not None:
+        facts["sat_out"] = sitter.username
     score = {"rate": rate, "money": money, "picker": picker_seat, "partner": partner_seat}
     return Priced(game="sheepshead", kind=InPersonRecord.Kind.SHEEPSHEAD_HAND, facts=facts, score=score,
                   summary=summary, members=members, amounts=money)
+
+
+def price_from_facts(*, kind: str, facts: Mapping[str, Any]) -> Priced:
+    """A record priced again from the facts it keeps (its house rules, cracks and sitter included), as it was
+    priced when recorded: what the books' check compares the stored score and entries with."""
+    if kind == InPersonRecord.Kind.SHEEPSHEAD_HAND:
+        return price_sheepshead_hand(
+            players=facts["players"], picker=facts["picker"], partner=facts.get("partner"),
+            picker_points=facts["picker_points"], stake_cents=facts["stake_cents"], house=facts.get("house"),
+            cracks=facts.get("cracks", 0), losers_took_trick=facts.get("losers_took_trick"),
+            sat_out=facts.get("sat_out"),
+        )
+    if kind == InPersonRecord.Kind.SHEEPSHEAD_LEASTER:
+        return price_sheepshead_leaster(players=facts["players"], points=facts["points"], tricks=facts["tricks"],
+                                        stake_cents=facts["stake_cents"], house=facts.get("house"),
+                                        sat_out=facts.get("sat_out"))
+    if kind == InPersonRecord.Kind.HAWK_ROUND:
+        return price_hawk_round(
+            players=facts["players"], lafh=facts["lafh"], solo=facts["solo"], lafh_pips=facts["lafh_pips"],
+            nob_pips=facts["nob_pips"], lafh_bonuses=facts.get("lafh_bonuses", ()),
+            nob_bonuses=facts.get("nob_bonuses", ()),
+        )
+    raise InPersonError(gettext("A record of kind %(kind)s cannot be priced.") % {"kind": kind})
+
+
+HOUSE_FACTS: dict[str, tuple[str, ...]] = {
+    InPersonRecord.Kind.SHEEPSHEAD_HAND: ("house", "cracks", "losers_took_trick", "sat_out"),
+    InPersonRecord.Kind.SHEEPSHEAD_LEASTER: ("house", "sat_out"),
+}
+"""The facts a hand keeps for its night's house rules, by kind, as its recording service takes them."""
+
+
+def house_facts(*, record: InPersonRecord, kind: str) -> dict[str, Any]:
+    """What `record` keeps of its night's house rules that a new record of `kind` takes: a replacement prices under
+    the rules the hand was played by (and keeps its cracks and its sitter) unless it says otherwise."""
+    old = record.facts or {}
+    return {key: old[key] for key in HOUSE_FACTS.get(kind, ()) if key in old}
+
+
+def _house(house: Mapping[str, Any] | None) -> HouseRules:
+    try:
+        return house_rules(house)
+    except ValueError as error:
+        raise InPersonError(_sentence(error)) from None
+
+
+def _cracks(cracks: Any, rules: HouseRules) -> int:
+    """How often the hand was cracked: 0, 1 (a defender cracked) or 2 (the picker re-cracked)."""
+    count = _whole(pgettext("a hand's field", "Cracks"), cracks if cracks not in (None, "") else 0)
+    if count and not rules.cracking:
+        raise InPersonError(gettext("This night is played without cracking: a hand cannot be cracked."))
+    if not 0 <= count <= MAX_CRACKS:
+        raise InPersonError(gettext("A hand is cracked once, or cracked and re-cracked; not %(count)s times.")
+                            % {"count": count})
+    return count
+
+
+def _losers_took_trick(value: Any, rules: HouseRules) -> bool | None:
+    """Whether the losing side took a trick: asked only where schwarz is taking no trick, refused elsewhere (the
+    sheet would otherwise keep a fact that priced nothing)."""
+    if rules.schwarz != SCHWARZ_TRICKS:
+        if value is not None:
+            raise InPersonError(gettext("This night's schwarz is taking no points: whether the losing side took a "
+                                        "trick does not count."))
+        return None
+    return True if value is None else bool(value)
+
+
+def _sitter(sat_out: Named | None, members: Sequence[User], rules: HouseRules) -> User | None:
+    """The night's player who dealt and sat out this hand (not one of its players), where the night says so."""
+    if sat_out is None or (not isinstance(sat_out, User) and not str(sat_out).strip()):
+        return None
+    if not rules.dealer_sits_out:
+        raise InPersonError(gettext("On this night the dealer plays: nobody sits out."))
+    if isinstance(sat_out, User):
+        sitter: User | None = sat_out
+    else:
+        sitter = _member(str(sat_out).strip())
+    if sitter is None:
+        raise InPersonError(gettext("No member is called %(names)s.") % {"names": str(sat_out).strip()})
+    if any(m.pk == sitter.pk for m in members):
+        raise InPersonError(gettext("%(name)s dealt and sat out, so cannot also play the hand.")
+                            % {"name": sitter.shown_name})
+    return sitter
 
 
 def _per_player(name: str, values: Sequence[Any], count: int) -> list[int]:
@@ -320,20 +434,25 @@ def record_sheepshead_leaster(
     stake_cents: Any = 100, played_on: date | None = None, note: str = "", night: ClubNight | None = None,
     number: int | None = None,
     replaces: InPersonRecord | None = None, reason: str = "",
+    house: Mapping[str, Any] | None = None, sat_out: Named | None = None,
 ) -> InPersonRecord:
     """A leaster (nobody picked): each player's points and tricks; the fewest points with a trick wins."""
     _check_admin(admin)
-    priced = price_sheepshead_leaster(players=players, points=points, tricks=tricks, stake_cents=stake_cents)
+    priced = price_sheepshead_leaster(players=players, points=points, tricks=tricks, stake_cents=stake_cents,
+                                      house=house, sat_out=sat_out)
     return _save(admin=admin, priced=priced, played_on=_played_on(played_on), note=note, night=night, number=number,
                  replaces=replaces, reason=reason)
 
 
 def price_sheepshead_leaster(
     *, players: Sequence[Named], points: Sequence[Any], tricks: Sequence[Any], stake_cents: Any = 100,
+    house: Mapping[str, Any] | None = None, sat_out: Named | None = None,
 ) -> Priced:
-    """A leaster checked and priced, nothing written."""
+    """A leaster checked and priced, nothing written; `sat_out` the night's dealer who sat it out, where the night's
+    house rules (`house`) say the dealer sits out (no other house rule changes a leaster)."""
     members = _members(players, "Sheepshead", SHEEPSHEAD_PLAYERS)
     count = len(members)
+    sitter = _sitter(sat_out, members, _house(house))
     taken_points = _per_player(pgettext("a hand's field", "Points"), points, count)
     taken_tricks = _per_player(pgettext("a hand's field", "Tricks"), tricks, count)
     hand, _blind = sheepshead.deal_sizes(count)
@@ -364,6 +483,8 @@ def price_sheepshead_leaster(
                                            points=taken_points, stake_cents=stake)
     facts = {"players": [m.username for m in members], "points": taken_points, "tricks": taken_tricks,
              "stake_cents": stake}
+    if sitter is not None:
+        facts["house"], facts["sat_out"] = {"dealer_sits_out": True}, sitter.username
     score = {"winner": winner, "money": money}
     return Priced(game="sheepshead", kind=InPersonRecord.Kind.SHEEPSHEAD_LEASTER, facts=facts, score=score,
                   summary=summary, members=members, amounts=money)

@@ -15,6 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.fields import MemberField
 from accounts.models import User
 from rules.engine import registry
+from rules.engine.api import OptionSpec
+from rules.engine.sheepshead.house import NIGHT_OPTIONS, SCHWARZ_TRICKS, HouseRules
+from tables.i18n import say
 from tables.ledger.forms import BONUS_NAMES
 from tables.ledger.services.inperson import GAMES
 from tables.play.request_dates import ClubDayField
@@ -54,6 +57,23 @@ class OpenNightForm(forms.Form):
             self.fields[f"seat_{number}"] = MemberField(
                 required=False, label=gettext("Seat %(number)s") % {"number": number},
                     help_text=seat_help() if number == 1 else "")
+        for option in NIGHT_OPTIONS:
+            self.fields[f"house_{option.name}"] = _house_field(option)
+
+    def house_fields(self) -> list[forms.BoundField]:
+        return [self[f"house_{option.name}"] for option in NIGHT_OPTIONS]
+
+    def house(self) -> dict[str, Any]:
+        """The night's house rules as chosen; a choice left empty (a form posted without them) is the seed's rule."""
+        data = self.cleaned_data
+        chosen: dict[str, Any] = {}
+        for option in NIGHT_OPTIONS:
+            value = data.get(f"house_{option.name}")
+            if option.kind == "bool":
+                chosen[option.name] = bool(value)
+            elif value:
+                chosen[option.name] = value
+        return chosen
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{n}"] for n in range(1, MOST_SEATS + 1)]
@@ -61,6 +81,16 @@ class OpenNightForm(forms.Form):
     def players(self) -> list[User]:
         data = self.cleaned_data
         return [data[f"seat_{n}"] for n in range(1, MOST_SEATS + 1) if data.get(f"seat_{n}") is not None]
+
+
+def _house_field(option: OptionSpec) -> forms.Field:
+    """A house rule of the night as a field, labelled and explained in the reader's language (the rules page says
+    the same words); a choice starts at the seed's rule, the default."""
+    label = gettext("House rule (Sheepshead): %(rule)s") % {"rule": say(option.label)}
+    if option.kind == "bool":
+        return forms.BooleanField(required=False, initial=option.default, label=label, help_text=say(option.help))
+    return forms.ChoiceField(required=False, initial=option.default, label=label, help_text=say(option.help),
+                             choices=[(value, say(text)) for value, text in option.choices])
 
 
 def _player_choices(members: Sequence[User]) -> list[tuple[str, str]]:
@@ -85,9 +115,15 @@ def _choose(choices: list[tuple[str, Any]], label: Any) -> forms.CharField:
 
 
 class SheepsheadRowForm(_RowForm):
-    def __init__(self, *args: Any, members: Sequence[User], **kwargs: Any) -> None:
+    """A Sheepshead hand; the night's house rules add their own boxes: who dealt (and sat out), cracked and
+    re-cracked, and whether the losing side took no trick (schwarz by tricks)."""
+
+    def __init__(self, *args: Any, members: Sequence[User], house: HouseRules | None = None, **kwargs: Any) -> None:
         super().__init__(*args, members=members, **kwargs)
+        house = house or HouseRules()
         players = _player_choices(self.members)
+        if house.dealer_sits_out:
+            self.fields["dealer"] = _choose([("", _("— dealer —")), *players], _("Dealer (sits out)"))
         self.fields["picker"] = _choose([("", _("— picker —")), *players, (LEASTER, _("Leaster (nobody picked)"))],
             _("Picker"))
         if len(self.members) >= 5:
@@ -101,6 +137,18 @@ class SheepsheadRowForm(_RowForm):
         self.fields["leaster_tricks"] = forms.CharField(
             required=False, max_length=60, label=_("Leaster: tricks"),
             widget=forms.TextInput(attrs={"placeholder": _("each player's, seat order"), "autocomplete": "off"}))
+        if house.players_change:
+            self.fields["away"] = forms.MultipleChoiceField(
+                required=False, choices=players, widget=forms.CheckboxSelectMultiple, label=_("Not at the table"),
+                help_text=_("Who had not come yet or had left: no entry for this hand."))
+        if house.cracking:
+            self.fields["cracked"] = forms.BooleanField(required=False, label=_("Cracked"),
+                help_text=_("A defender doubled before the first lead."))
+            self.fields["recracked"] = forms.BooleanField(required=False, label=_("Re-cracked"),
+                help_text=_("The picker doubled again."))
+        if house.schwarz == SCHWARZ_TRICKS:
+            self.fields["no_trick"] = forms.BooleanField(required=False, label=_("Losers took no trick"),
+                help_text=_("Schwarz: the losing side took no trick."))
 
 
 class HawkRowForm(_RowForm):
@@ -124,5 +172,9 @@ class HawkRowForm(_RowForm):
             required=False, choices=BONUSES, widget=forms.CheckboxSelectMultiple, label=_("NOB bonuses"))
 
 
-def row_form(game: str, data: Any = None, *, members: Sequence[User]) -> _RowForm:
-    return (SheepsheadRowForm if game == "sheepshead" else HawkRowForm)(data, members=members)
+def row_form(game: str, data: Any = None, *, members: Sequence[User], house: HouseRules | None = None,
+             initial: dict[str, Any] | None = None) -> _RowForm:
+    """The row of this game's sheet; a Sheepshead row asks what the night's house rules (`house`) need."""
+    if game == "sheepshead":
+        return SheepsheadRowForm(data, members=members, house=house, initial=initial)
+    return HawkRowForm(data, members=members)

@@ -7,14 +7,17 @@ balance in the books; an unsaved sheet's totals are sums of what the engine pric
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, QuerySet
+from django.utils.translation import gettext
 
 from accounts.models import User
 from rules.engine import registry
+from rules.engine.sheepshead.house import NIGHT_OPTIONS
+from tables.i18n import say
 from tables.ledger import summaries
 from tables.ledger.selectors import money_text
 from tables.models import ClubNight, InPersonRecord, LedgerEntry
@@ -45,7 +48,7 @@ def nights() -> QuerySet[ClubNight]:
 @dataclass(frozen=True)
 class Cell:
     member: User
-    amount: int
+    amount: int | None  # None: this player did not play the hand (not at the table for it)
     text: str
 
 
@@ -69,12 +72,31 @@ def headline(summary: Any) -> str:
 
 def totals(members: Sequence[User], amounts: Sequence[Sequence[int]], game: str) -> list[Cell]:
     """Each player's sum over the hands, in seat order."""
-    sums = [sum(hand[seat] for hand in amounts) for seat in range(len(members))]
+    sums = [sum(hand[seat] or 0 for hand in amounts) for seat in range(len(members))]
     return [Cell(m, s, amount_text(s, game)) for m, s in zip(members, sums, strict=True)]
 
 
-def cells(members: Sequence[User], amounts: Sequence[int], game: str) -> list[Cell]:
-    return [Cell(m, a, amount_text(a, game)) for m, a in zip(members, amounts, strict=True)]
+def cells(members: Sequence[User], amounts: Sequence[int | None], game: str) -> list[Cell]:
+    return [Cell(m, a, "—" if a is None else amount_text(a, game)) for m, a in zip(members, amounts, strict=True)]
+
+
+def house_rule_lines(options: Mapping[str, Any]) -> list[str]:
+    """The night's house rules that differ from the seed's, one line each in the reader's language ("Schneider: 30
+    or fewer is schneider"); a night of the seed's rules has none to show."""
+    lines = []
+    for option in NIGHT_OPTIONS:
+        if option.name in options and options[option.name] != option.default:
+            lines.append(gettext("%(rule)s: %(value)s") % {"rule": say(option.label),
+                                                           "value": say(option.describe(options[option.name]))})
+    return lines
+
+
+def _part(paid: dict[int, int], record: InPersonRecord, member: User) -> int | None:
+    """What a hand booked for one of the night's players: their entries' sum; 0 for the dealer who sat it out; None
+    (no entry) for a player not at the table for it."""
+    if member.pk in paid:
+        return paid[member.pk]
+    return 0 if (record.facts or {}).get("sat_out") == member.username else None
 
 
 def night_hands(night: ClubNight) -> tuple[list[User], list[Hand], list[Cell]]:
@@ -87,7 +109,7 @@ def night_hands(night: ClubNight) -> tuple[list[User], list[Hand], list[Cell]]:
         paid[entry.in_person_id][entry.member_id] += entry.amount
     hands = [
         Hand(number=r.number or 0, summary=r.summary_sentence, record=r,
-             cells=cells(members, [paid[r.pk][m.pk] for m in members], night.game))
+             cells=cells(members, [_part(paid[r.pk], r, m) for m in members], night.game))
         for r in records
     ]
     grand = totals(members, [[c.amount for c in h.cells] for h in hands], night.game)

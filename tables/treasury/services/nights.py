@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
+from rules.engine.sheepshead.house import SCHWARZ_TRICKS, SIT_OUT_PLAYERS, HouseRules, house_rules, seat_money
 from tables.ledger.forms import split_words
 from tables.ledger.services import inperson
 from tables.ledger.services.inperson import InPersonError, Priced
@@ -76,18 +77,40 @@ def _check_admin(admin: User) -> None:
 
 def open_sheet(
     *, admin: User, game: str, played_on: date | None, players: Sequence[User], stake_cents: Any = None, note: str = "",
+    house: Mapping[str, Any] | None = None,
 ) -> Sheet:
-    """A new, empty sheet for these players in this seat order; refused as the night's first hand would be."""
+    """A new, empty sheet for these players in this seat order; refused as the night's first hand would be.
+
+    `house` holds the night's house rules (rules.engine.sheepshead.house); the sheet keeps, beside the stake, only
+    those that differ from the seed's rules, so a night of the seed's rules has the options it always had."""
     _check_admin(admin)
-    members = inperson.check_players(game=game, players=players)
     options: dict[str, Any] = {}
+    rules = _house_rules(game, house)
+    if rules.dealer_sits_out and len(players) not in SIT_OUT_PLAYERS:
+        raise NightError(gettext("The dealer sits out on a Sheepshead night of %(low)s or %(high)s players, not "
+                                 "%(count)s.") % {"low": SIT_OUT_PLAYERS[0], "high": SIT_OUT_PLAYERS[-1],
+                                                  "count": len(players)})
+    members = inperson.check_players(game=game, players=players)
     if inperson.GAMES[game].stake:
         if stake_cents is None or str(stake_cents).strip() == "":
             raise NightError(gettext("Give the stake of this %(game)s night, in cents.") % {"game": game})
         options["stake_cents"] = inperson.check_stake(stake_cents)
+    options.update(rules.non_default())
     day = inperson.check_day(played_on)
     return Sheet(token=secrets.token_urlsafe(24), game=game, played_on=day, seats=[m.pk for m in members],
                  options=options, note=(note or "").strip()[:200])
+
+
+def _house_rules(game: str, house: Mapping[str, Any] | None) -> HouseRules:
+    """The night's house rules, checked: Sheepshead's only (no other game recorded here has any)."""
+    try:
+        rules = house_rules(house)
+    except ValueError as error:
+        raise NightError(gettext("A house rule of this night is not one the club knows: %(error)s.")
+                         % {"error": error}) from None
+    if game != "sheepshead" and rules.non_default():
+        raise NightError(gettext("House rules are Sheepshead's; a %(game)s night has none.") % {"game": game})
+    return rules
 
 
 def _named(value: Any, members: Sequence[User]) -> Any:
@@ -113,15 +136,23 @@ def _hand(sheet: Sheet, members: Sequence[User], row: Mapping[str, Any]) -> tupl
     """The recording service for this row and its arguments (without who records it, when, or on which night)."""
     if sheet.game == "sheepshead":
         stake = sheet.options.get("stake_cents")
+        house = _house_rules(sheet.game, sheet.options)
+        players, sitter = _playing(house, members, row)
+        cracks = _cracks(row)
         if str(row.get("picker") or "").strip() == LEASTER:
+            if cracks or row.get("no_trick"):
+                raise NightError(gettext("A leaster has no picker: it cannot be cracked, nor anybody schwarz."))
             return inperson.record_sheepshead_leaster, {
-                "players": list(members), "points": split_words(str(row.get("leaster_points") or "")),
+                "players": players, "points": split_words(str(row.get("leaster_points") or "")),
                 "tricks": split_words(str(row.get("leaster_tricks") or "")), "stake_cents": stake,
+                "house": house.non_default(), "sat_out": sitter,
             }
         return inperson.record_sheepshead_hand, {
-            "players": list(members), "picker": _named(row.get("picker"), members) or "",
+            "players": players, "picker": _named(row.get("picker"), members) or "",
             "partner": _named(row.get("partner"), members), "picker_points": str(row.get("points") or "").strip(),
-            "stake_cents": stake,
+            "stake_cents": stake, "house": house.non_default(), "cracks": cracks,
+            "losers_took_trick": (not row.get("no_trick")) if house.schwarz == SCHWARZ_TRICKS else None,
+            "sat_out": sitter,
         }
     if sheet.game == "hawk":
         lafh = [who for who in (_named(row.get("lafh_1"), members), _named(row.get("lafh_2"), members)) if who]
@@ -131,6 +162,56 @@ def _hand(sheet: Sheet, members: Sequence[User], row: Mapping[str, Any]) -> tupl
             "lafh_bonuses": list(row.get("lafh_bonuses") or []), "nob_bonuses": list(row.get("nob_bonuses") or []),
         }
     raise NightError(gettext("Hands of %(game)s played at the club are not recorded here.") % {"game": sheet.game})
+
+
+def _cracks(row: Mapping[str, Any]) -> int:
+    """The row's crack boxes as a count: cracked 1, cracked and re-cracked 2; a re-crack needs a crack first."""
+    if row.get("recracked") and not row.get("cracked"):
+        raise NightError(gettext("Only a cracked hand can be re-cracked: tick “cracked” too."))
+    return int(bool(row.get("cracked"))) + int(bool(row.get("recracked")))
+
+
+def _playing(house: HouseRules, members: Sequence[User], row: Mapping[str, Any]) -> tuple[list[User], User | None]:
+    """Who played this hand, and who dealt and sat out: the sheet's players but those not at the table for it (on a
+    night where players come and go) and the row's dealer (on a night where the dealer sits out)."""
+    present = _present(house, members, row)
+    dealer = _named(row.get("dealer"), members)
+    if not house.dealer_sits_out:
+        if dealer is not None:
+            raise NightError(gettext("On this night the dealer plays: nobody sits out."))
+        return present, None
+    if dealer is None:
+        raise NightError(gettext("Choose who dealt this hand: the dealer sits out."))
+    if not isinstance(dealer, User) or all(dealer.pk != m.pk for m in present):
+        raise NightError(gettext("The dealer must be one of the night's players at the table."))
+    return [m for m in present if m.pk != dealer.pk], dealer
+
+
+def _present(house: HouseRules, members: Sequence[User], row: Mapping[str, Any]) -> list[User]:
+    """The sheet's players at the table for this hand: all of them, but on a night where players come and go those
+    the row names as away (not come yet, or gone)."""
+    away = [_named(who, members) for who in row.get("away") or []]
+    away = [who for who in away if who is not None]
+    if not away:
+        return list(members)
+    if not house.players_change:
+        raise NightError(gettext("On this night everybody plays every hand: nobody is away."))
+    if any(not isinstance(who, User) or all(who.pk != m.pk for m in members) for who in away):
+        raise NightError(gettext("Only the night's players can be away from the table."))
+    gone = {who.pk for who in away if isinstance(who, User)}
+    return [m for m in members if m.pk not in gone]
+
+
+def seat_amounts(*, members: Sequence[User], priced: Priced) -> list[int | None]:
+    """A priced hand's amounts laid on the sheet's seats: 0 for the player who dealt and sat out, None for a seat
+    that did not play it, so a hand of five shows in the right columns of a sheet of six."""
+    seat_of = {m.pk: seat for seat, m in enumerate(members)}
+    sitter = next((seat for seat, m in enumerate(members) if m.username == priced.facts.get("sat_out")), None)
+    try:
+        return seat_money(night_players=len(members), playing=[seat_of[m.pk] for m in priced.members],
+                          money=list(priced.amounts), sitting_out=sitter)
+    except (KeyError, ValueError):
+        raise NightError(gettext("The sheet's players could not all be found; open the night again.")) from None
 
 
 _PRICE = {

@@ -137,6 +137,7 @@ def _write(*, admin: User, record_id: int, reason: str, kind: str, facts: dict[s
                            % {"game": old.get_game_display(), "kind": Kind(kind).label})
     if InPersonRecord.objects.filter(replaces=old).exists():
         raise AlreadyReplaced(old, newest_version(old))
+    facts = {**inperson.house_facts(record=old, kind=kind), **facts}  # the night's house rules stay the hand's
     return RECORDERS[kind](admin=admin, replaces=old, reason=reason, **facts)
 
 

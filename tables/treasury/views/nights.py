@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from rules.engine import registry
+from rules.engine.sheepshead.house import HouseRules, house_rules
 from tables.ledger.selectors import dollars_text
 from tables.ledger.services.inperson import InPersonError, Priced
 from tables.models import ClubNight, InPersonRecord
@@ -32,6 +33,7 @@ from tables.treasury.forms.nights import OpenNightForm, row_form
 from tables.treasury.selectors.nights import (
     cells,
     headline,
+    house_rule_lines,
     night_for_token,
     night_hands,
     nights,
@@ -41,6 +43,17 @@ from tables.treasury.selectors.nights import (
 from tables.treasury.services import nights as service
 
 SESSION_KEY = "treasury_nights"
+
+
+def next_row_initial(sheet: service.Sheet) -> dict[str, Any]:
+    """The next row starts with the last row's players away: who has not come yet, or has gone, stays so until the
+    treasurer says otherwise."""
+    return {"away": list(sheet.rows[-1].get("away") or [])} if sheet.rows else {}
+
+
+def sheet_house(sheet: service.Sheet) -> HouseRules:
+    """The house rules the sheet was opened with (a sheet's options were checked when it was opened)."""
+    return house_rules(sheet.options) if sheet.game == "sheepshead" else HouseRules()
 ALREADY_SAVED = _("This sheet was already saved: here is its night. Nothing more was recorded.")
 
 
@@ -91,7 +104,7 @@ def night_new(request: HttpRequest) -> HttpResponse:
         try:
             sheet = service.open_sheet(admin=request.user, game=data["game"], played_on=data["played_on"],
                                        players=form.players(), stake_cents=data.get("stake_cents"),
-                                       note=data.get("note") or "")
+                                       note=data.get("note") or "", house=form.house())
         except TableError as error:
             form.add_error(None, str(error))
         else:
@@ -111,16 +124,19 @@ def _priced_rows(sheet: service.Sheet, members: list[User]) -> list[dict[str, An
             priced, problem = None, str(error)
         rows.append({"number": number, "priced": priced, "problem": problem,
                      "headline": headline(priced.summary) if priced else "",
-                     "cells": cells(members, priced.amounts, sheet.game) if priced else []})
+                     "cells": cells(members, service.seat_amounts(members=members, priced=priced), sheet.game)
+                     if priced else []})
     return rows
 
 
 def _sheet_context(sheet: service.Sheet, members: list[User], form: Any = None) -> dict[str, Any]:
     rows = _priced_rows(sheet, members)
-    good = [r["priced"].amounts for r in rows if r["priced"] is not None]
+    good = [[c.amount for c in r["cells"]] for r in rows if r["priced"] is not None]
     return {
         "sheet": sheet, "members": members, "rows": rows, "totals": totals(members, good, sheet.game),
-        "form": form if form is not None else row_form(sheet.game, members=members),
+        "form": form if form is not None else row_form(sheet.game, members=members, house=sheet_house(sheet),
+                                                       initial=next_row_initial(sheet)),
+        "house_rules": house_rule_lines(sheet.options),
         "next_number": len(sheet.rows) + 1, "game_title": registry.spec(sheet.game).title,
         "stake_text": dollars_text(sheet.options["stake_cents"],
             signed=False) if "stake_cents" in sheet.options else "",
@@ -167,7 +183,7 @@ def night_row(request: HttpRequest, token: str) -> HttpResponse:
     if sheet is None:
         return answer  # type: ignore[return-value]
     members = sheet_members(sheet.seats)
-    form = row_form(sheet.game, request.POST, members=members)
+    form = row_form(sheet.game, request.POST, members=members, house=sheet_house(sheet))
     added = False
     if form.is_valid():
         try:
@@ -236,4 +252,5 @@ def night_detail(request: HttpRequest, night_id: int) -> TemplateResponse:
     stake = (night.options or {}).get("stake_cents")
     return _page(request, "night_detail.html", str(night), night=night, members=members, hands=hands, totals=grand,
                  stake_text=dollars_text(stake, signed=False) if stake else "",
+                 house_rules=house_rule_lines(night.options or {}),
                  game_title=registry.spec(night.game).title)

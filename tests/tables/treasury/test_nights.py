@@ -197,7 +197,8 @@ def test_opening_a_night_refuses_nonsense(staff, club, make_member) -> None:
     assert not staff.session.get(SESSION_KEY)
     # The games offered are those the in-person services record, nothing else.
     form = staff.get(url).content.decode()
-    assert re.findall(r'<option value="(\w+)"', form) == ["sheepshead", "hawk"]
+    game_select = form.split('name="game"', 1)[1].split("</select>", 1)[0]  # the house rules' selects follow
+    assert re.findall(r'<option value="(\w+)"', game_select) == ["sheepshead", "hawk"]
 
 
 def test_members_who_are_not_staff_get_no_sheet(club, staff) -> None:
