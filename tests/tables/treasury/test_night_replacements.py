@@ -119,3 +119,11 @@ def test_statements_and_csv_name_the_night_and_hand_17_for_every_version(staff_c
             assert wheres[entry.pk] == "Club night of 04 Dec 2026, hand 17"
     assert not any("None" in where for where in wheres.values())
     assert len(wheres) == 40 + 4
+
+
+def test_the_replace_page_names_the_nights_hand_and_links_back_to_the_night(staff_client, night, chain) -> None:
+    _original, _first, second = chain
+    page = staff_client.get(reverse("treasury_replace_hand", args=[second.pk])).content.decode()
+    row = re.search(r'<p id="night-row">(.*?)</p>', page, re.S).group(1)
+    assert "Hand 17 of" in row and f'href="{reverse("treasury_night", args=[night.pk])}"' in row
+    assert "the club night of 4 Dec 2026" in row
