@@ -12,6 +12,7 @@ from rules.engine import registry
 from rules.engine.api import GameSpec
 from tables.i18n import say
 from tables.models import Table
+from tables.models.play import default_bot_speed
 from tables.play.pace import GRACE_RANGE
 from tables.play.request_numbers import WholeNumberField
 from tables.play.services.tables import TURN_SECONDS_RANGE
@@ -44,7 +45,9 @@ class NewTableForm(forms.Form):
         help_text=_("When time runs out, a bot plays that turn."),
     )
     bot_speed = forms.ChoiceField(
-        label=_("Bot speed"), choices=Table.BotSpeed.choices, initial=Table.BotSpeed.NORMAL, required=False,
+        # preselected from the setting each time the form is made, so the club's TABLE_BOT_SPEED applies to tables
+        # made in the browser too (a fixed `normal` here overrode it: whatever the page shows is posted back)
+        label=_("Bot speed"), choices=Table.BotSpeed.choices, initial=default_bot_speed, required=False,
         help_text=_("How quickly bots play their cards, one at a time, so everyone sees each one."),
     )
     bot_level = forms.ChoiceField(

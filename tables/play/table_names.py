@@ -39,6 +39,11 @@ def _shape(titles: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"(?P<owner>.+)'s (?P<quick>quick )?(?P<game>{games}) table(?: (?P<number>[1-9][0-9]*))?")
 
 
+def is_club_name(name: str) -> bool:
+    """Whether `name` has one of the club's shapes (the club gave it, or a member typed one just like it)."""
+    return name == PRACTICE or _shape(tuple(spec.title for spec in registry.all_specs())).fullmatch(name) is not None
+
+
 def shown_name(name: str) -> str:
     """`name` in the active language if the club gave it (its shape), else as written."""
     if not name:

@@ -31,7 +31,9 @@ def test_a_new_table_is_named_for_its_creator_and_game(make_member) -> None:
     assert create_table(creator=bob, game="hawk", players=4).name == "bob's Hawk table"  # no display name
 
 
-def test_a_second_open_table_of_one_name_gets_a_number_and_the_name_is_free_again_once_closed(make_member) -> None:
+def test_a_second_table_gets_a_number_and_a_name_is_never_given_again_once_closed(make_member) -> None:
+    """Names unique per creator over time (issue 42): a closed or finished table keeps its name in history, replays
+    and statements, so the club never gives it to another table of the same member."""
     alice = make_member("alice", display_name="Alice")
     first = create_table(creator=alice, game="hawk", players=4)
     second = create_table(creator=alice, game="hawk", players=4)
@@ -39,7 +41,41 @@ def test_a_second_open_table_of_one_name_gets_a_number_and_the_name_is_free_agai
     assert create_table(creator=alice, game="puskiyon", players=4).name == "Alice's Puskiyon table"
     leave_table(table_id=first.pk, user=alice)  # the last member leaves an open table: it closes
     assert Table.objects.get(pk=first.pk).status == Table.Status.ABANDONED
-    assert create_table(creator=alice, game="hawk", players=4).name == "Alice's Hawk table"
+    assert create_table(creator=alice, game="hawk", players=4).name == "Alice's Hawk table 3"
+    assert create_table(creator=make_member("bob", display_name="Bob"), game="hawk", players=4).name == (
+        "Bob's Hawk table")  # numbered per creator: Bob's first is his first
+
+
+def test_three_sheepshead_tables_made_over_time_have_three_names(make_member) -> None:
+    """The report: three different tables, each called "Alice's Sheepshead table 2". Each table is made, played to
+    its end (or closed) and the next made afterwards: every one gets a name none of the others had."""
+    from tests.tables.ledger_support import play_until_round_over
+
+    alice = make_member("alice", display_name="Alice")
+    names = []
+    for _ in range(4):
+        table = full_table("sheepshead", [alice], bots=4, rounds=1)
+        play_until_round_over(table)
+        table.refresh_from_db()
+        assert table.status == Table.Status.FINISHED
+        names.append(table.name)
+    assert names == ["Alice's Sheepshead table", "Alice's Sheepshead table 2", "Alice's Sheepshead table 3",
+                     "Alice's Sheepshead table 4"]
+    assert Table.objects.filter(created_by=alice).values("name").distinct().count() == 4
+
+
+def test_a_renamed_member_starts_at_one_under_the_new_name_and_typed_names_are_theirs(make_member,
+                                                                                       settings) -> None:
+    settings.TABLES_OPEN_PER_MEMBER = 0  # five tables waiting at once: the cap is not what this test is about
+    alice = make_member("alice", display_name="Alice")
+    create_table(creator=alice, game="hawk", players=4, name="Alice's Hawk table")  # typed: the club's shape
+    assert create_table(creator=alice, game="hawk", players=4).name == "Alice's Hawk table 2"  # never a twin
+    alice.display_name = "Ally"
+    alice.save()
+    assert create_table(creator=alice, game="hawk", players=4).name == "Ally's Hawk table"
+    # A name a member types is their choice, kept as written even when they used it before.
+    assert create_table(creator=alice, game="hawk", players=4, name="Friday").name == "Friday"
+    assert create_table(creator=alice, game="hawk", players=4, name="Friday").name == "Friday"
 
 
 def test_a_name_given_is_kept_tidied_and_a_too_long_one_refused(make_member) -> None:
@@ -61,6 +97,10 @@ def test_quick_play_names_its_table_for_the_member_who_asked_first(make_member) 
     enqueue(user=alice, game="hawsker")
     table = enqueue(user=bob, game="hawsker").table
     assert table.name == "Alice's quick Hawsker table"
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)  # played out: both free again
+    enqueue(user=alice, game="hawsker")
+    again = enqueue(user=bob, game="hawsker").table
+    assert again.pk != table.pk and again.name == "Alice's quick Hawsker table 2"
 
 
 def test_the_lobby_shows_names_and_keeps_codes_in_urls(make_member) -> None:

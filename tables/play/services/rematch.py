@@ -39,7 +39,8 @@ from tables.play import push, wakeups
 from tables.play.services import open_tables, table_limits
 from tables.play.services.errors import NotSeated, StaleVersion, TableError
 from tables.play.services.play import begin_match, locked_table, seated, seats_at
-from tables.play.services.tables import _lock_members, commitments, ensure_free_to_sit, table_name
+from tables.play.services.tables import _lock_members, club_table_name, commitments, ensure_free_to_sit
+from tables.play.table_names import is_club_name
 
 ANSWER_TIME = timedelta(seconds=60)  # how long the members who have not answered are waited for
 
@@ -140,6 +141,14 @@ def expire_due(table: Table, *, now: datetime) -> tuple[bool, datetime | None]:
     return True, None
 
 
+def _rematch_name(table: Table, creator: User) -> str:
+    """A name a member gave their table carries on to the rematch (their choice); a name the club gave is the new
+    creator's next one (`club_table_name`): the rematch is another table, so it never repeats an earlier name."""
+    if table.name and not is_club_name(table.name):
+        return table.name
+    return club_table_name(creator=creator, game=table.game)
+
+
 def _make(found: Rematch, table: Table, seats: list[Seat], now: datetime) -> None:
     """The rematch's table, now that every member has answered or the wait is over; or its cancellation. The
     members' row locks are held (so what `commitments` says stays true until the commit)."""
@@ -166,7 +175,7 @@ def _make(found: Rematch, table: Table, seats: list[Seat], now: datetime) -> Non
         found.save()
         return
     new = Table.objects.create(
-        game=table.game, name=table.name or table_name(owner=creator.shown_name, game=table.game),
+        game=table.game, name=_rematch_name(table, creator),
         seat_count=table.seat_count, options=dict(table.options), private=table.private,
         turn_seconds=table.turn_seconds, grace_seconds=table.grace_seconds, bot_speed=table.bot_speed,
         bot_level=table.bot_level, created_by=creator, due_at=None if everyone else open_tables.first_due(now),

@@ -36,7 +36,7 @@ NAME_LENGTH = 60  # Table.name's max_length
 
 def table_name(*, owner: str, game: str, quick: bool = False, number: int = 1) -> str:
     """What people call a table: "Alice's Sheepshead table" ("Alice's quick Hawk table" for quick play's,
-    "Alice's Hawk table 2" for the second one open at once). Codes are for URLs; people remember names. A
+    "Alice's Hawk table 2" for their second: see club_table_name). Codes are for URLs; people remember names. A
     long display name is shortened so the whole name fits."""
     title = registry.spec(game).title if registry.known(game) else game.capitalize()
     room = NAME_LENGTH - len(english_name(owner="", game_title=title, quick=quick, number=number))
@@ -53,20 +53,26 @@ def called(table: Table) -> str:
     return gettext("a %(game)s table") % {"game": table.get_game_display()}
 
 
-def _name_for(creator: User, game: str, given: str) -> str:
-    """The name asked for (spaces tidied), else the creator's, numbered when they already have a table of
-    that name open or playing, so the lobby never lists two tables of one name by one member."""
+def club_table_name(*, creator: User, game: str, quick: bool = False) -> str:
+    """The club's name for a new table of `creator`'s: "Alice's Hawk table", then "Alice's Hawk table 2", 3, ...,
+    numbered over every table they ever made (open, running, finished or closed), so a name the club gave never
+    names two of one member's tables: history, replays and statements each name one table. The first number no
+    table of theirs carries is taken (a member renamed starts again at 1 under the new name, which is new too).
+    Call it holding the creator's row lock (their table services do), so two tables made at once differ."""
+    taken = set(Table.objects.filter(created_by=creator).values_list("name", flat=True))
+    number = 1
+    while (name := table_name(owner=creator.shown_name, game=game, quick=quick, number=number)) in taken:
+        number += 1
+    return name
+
+
+def _name_for(creator: User, game: str, given: str, *, quick: bool = False) -> str:
+    """The name asked for (spaces tidied: a member's own choice, which is theirs to repeat), else the club's
+    (`club_table_name`)."""
     name = " ".join(given.split())
     if len(name) > NAME_LENGTH:
         raise TableError(gettext("A table's name can be at most %(count)s characters.") % {"count": NAME_LENGTH})
-    if name:
-        return name
-    taken = set(Table.objects.filter(created_by=creator, status__in=[Table.Status.OPEN, Table.Status.RUNNING])
-                .values_list("name", flat=True))
-    number = 1
-    while (name := table_name(owner=creator.shown_name, game=game, number=number)) in taken:
-        number += 1
-    return name
+    return name or club_table_name(creator=creator, game=game, quick=quick)
 
 
 def _config(game: str, players: int, options: Mapping[str, Any] | None) -> Config:
@@ -356,11 +362,13 @@ def create_full_table(
     name: str = "",
     from_queue: bool = False,
     bot_level: str = Table.BotLevel.EASY,
+    quick: bool = False,
 ) -> Table:
     """A table with every seat taken at once: `members` in seats 0, 1, ... in the order given, then
     `bots` bots; the match starts at once. Quick play forms its tables here (`from_queue`: the
     members' waiting requests are the ones being matched, so waiting does not count against them).
-    No `name`: the first member's, as if they had made it. `bot_level` as for `create_table`."""
+    No `name`: the first member's, as if they had made it (`quick`: quick play's, "Alice's quick Hawk table"), named
+    inside the members' locks. `bot_level` as for `create_table`."""
     config = _config(game, players, options)
     bot_level_of(bot_level)
     if not members or len(members) + bots != config.players:
@@ -371,7 +379,8 @@ def create_full_table(
     with transaction.atomic():
         _ensure_all_free(members, waiting_ok=from_queue)
         table = Table.objects.create(
-            game=game, name=_name_for(members[0], game, name), seat_count=config.players, options=dict(config.options),
+            game=game, name=_name_for(members[0], game, name, quick=quick), seat_count=config.players,
+            options=dict(config.options),
             turn_seconds=turn_seconds, created_by=members[0], bot_level=bot_level,
         )
         now = timezone.now()

@@ -40,7 +40,7 @@ from tables.models import QueueRequest, Table
 from tables.play.push import batched
 from tables.play.services.errors import NotAllowed, TableError
 from tables.play.services.table_limits import ensure_may_start
-from tables.play.services.tables import called, commitments, create_full_table, ensure_free_to_sit, table_name
+from tables.play.services.tables import called, commitments, create_full_table, ensure_free_to_sit
 from tables.quickplay import push
 
 EXPIRES_AFTER = timedelta(minutes=10)
@@ -52,11 +52,6 @@ BAND_NAMES = {
 }
 TURN_SECONDS = 60
 _LOCK_NAMESPACE = 0x51C7  # the first key of pg_advisory_xact_lock(int, int); the second is the game
-
-
-def quick_table_name(first: User, game: str) -> str:
-    """"Alice's quick Hawk table": named for the member who asked first, and saying it was quick play's."""
-    return table_name(owner=first.shown_name, game=game, quick=True)
 
 
 def bands(game: str) -> tuple[Band, ...]:
@@ -415,7 +410,7 @@ def _seat(spec: GameSpec, kind: Kind, group: list[QueueRequest], *, bots: int, n
         table = create_full_table(
             game=spec.key, players=kind.players, members=members, bots=bots, from_queue=True,
             options=table_options(spec.key, kind, group[0].options), turn_seconds=TURN_SECONDS,
-            name=quick_table_name(members[0], spec.key),
+            quick=True,  # "Alice's quick Hawk table": for the member who asked first, numbered as all her tables
             bot_level=Table.BotLevel.NORMAL,  # the club's usual bots: the table clock plays them (never a request)
         )
     except NotAllowed:

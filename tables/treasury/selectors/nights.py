@@ -2,16 +2,19 @@
 
 A saved night's totals are sums of its hands' ledger entries (corrections included), never stored, like every
 balance in the books; an unsaved sheet's totals are sums of what the engine priced for its rows.
+
+A replaced hand keeps its row: the replacement is stored on the same night but off its rows (`number` empty, as the
+unique row of a night allows one record), and the night shows each row as its newest version, with what it replaced.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext
 
 from accounts.models import User
@@ -42,7 +45,9 @@ def night_for_token(token: str) -> ClubNight | None:
 
 
 def nights() -> QuerySet[ClubNight]:
-    return ClubNight.objects.select_related("recorded_by").annotate(hand_count=Count("hands"))
+    """Saved nights with their number of hands: rows of the sheet, so a replacement (off the rows) is not counted."""
+    return ClubNight.objects.select_related("recorded_by").annotate(
+        hand_count=Count("hands", filter=Q(hands__replaces__isnull=True)))
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,8 @@ class Hand:
     number: int
     summary: Any  # its sentence (tables.ledger.summaries), or the English a record from before keeps
     cells: list[Cell]
-    record: InPersonRecord | None = None
+    record: InPersonRecord | None = None  # a saved hand's newest version
+    earlier: tuple[InPersonRecord, ...] = ()  # the versions it replaced, oldest (the row as first saved) first
 
     @property
     def headline(self) -> str:
@@ -91,26 +97,65 @@ def house_rule_lines(options: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _part(paid: dict[int, int], record: InPersonRecord, member: User) -> int | None:
-    """What a hand booked for one of the night's players: their entries' sum; 0 for the dealer who sat it out; None
-    (no entry) for a player not at the table for it."""
-    if member.pk in paid:
-        return paid[member.pk]
-    return 0 if (record.facts or {}).get("sat_out") == member.username else None
+def _chain_part(paid: Mapping[int, Mapping[int, int]], chain: Sequence[InPersonRecord], member: User) -> int | None:
+    """What a hand (all its versions) booked for one of the night's players: their entries' sum; 0 for the dealer who
+    sat the newest version out; None (no entry) for a player not at the table for it."""
+    if any(member.pk in paid[r.pk] for r in chain):
+        return sum(paid[r.pk].get(member.pk, 0) for r in chain)
+    return 0 if (chain[-1].facts or {}).get("sat_out") == member.username else None
+
+
+def row_numbers(records: Iterable[InPersonRecord]) -> dict[int, int | None]:
+    """Each record's row on its night's sheet (None: no night's): its own number, or for a replacement the number of
+    the first version of the hand, found by following `replaces` back (one query per step of the longest chain)."""
+    numbers: dict[int, int | None] = {}
+    origin: dict[int, int] = {}  # a replacement -> the record to ask next
+    for record in records:
+        numbers[record.pk] = record.number
+        if record.number is None and record.replaces_id is not None:
+            origin[record.pk] = record.replaces_id
+    while origin:
+        found = {pk: (number, replaces) for pk, number, replaces in InPersonRecord.objects.filter(
+            pk__in=set(origin.values())).values_list("pk", "number", "replaces_id")}
+        for pk, asked in list(origin.items()):
+            number, replaces = found.get(asked, (None, None))
+            if number is not None or replaces is None:
+                numbers[pk] = number
+                del origin[pk]
+            else:
+                origin[pk] = replaces
+    return numbers
+
+
+def _versions(records: Sequence[InPersonRecord]) -> list[list[InPersonRecord]]:
+    """The night's records as hands: each row's chain of versions, oldest first, in row order (a replacement whose
+    predecessor is not on the night, which the services never write, starts a chain of its own after the rows)."""
+    by_pk = {r.pk: r for r in records}
+    successor = {r.replaces_id: r for r in records if r.replaces_id in by_pk}
+    chains = []
+    for first in sorted((r for r in records if r.replaces_id not in by_pk),
+                        key=lambda r: (r.number is None, r.number or 0, r.pk)):
+        chain = [first]
+        while chain[-1].pk in successor:
+            chain.append(successor[chain[-1].pk])
+        chains.append(chain)
+    return chains
 
 
 def night_hands(night: ClubNight) -> tuple[list[User], list[Hand], list[Cell]]:
     """The night's players, its hands in sheet order with what each paid each player (its standing ledger entries,
-    corrections included), and each player's total over the night."""
+    corrections included), and each player's total over the night. A replaced hand stays in its row, as its newest
+    version, paying what all its versions book together (the old results, their reversals and the new result)."""
     members = sheet_members(night.seats)
-    records = list(night.hands.order_by("number"))
+    records = list(night.hands.all())
     paid: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for entry in LedgerEntry.objects.filter(in_person__night=night).only("in_person_id", "member_id", "amount"):
         paid[entry.in_person_id][entry.member_id] += entry.amount
-    hands = [
-        Hand(number=r.number or 0, summary=r.summary_sentence, record=r,
-             cells=cells(members, [_part(paid[r.pk], r, m) for m in members], night.game))
-        for r in records
-    ]
+    hands = []
+    for chain in _versions(records):
+        newest = chain[-1]
+        hands.append(Hand(
+            number=chain[0].number or 0, summary=newest.summary_sentence, record=newest, earlier=tuple(chain[:-1]),
+            cells=cells(members, [_chain_part(paid, chain, m) for m in members], night.game)))
     grand = totals(members, [[c.amount for c in h.cells] for h in hands], night.game)
     return members, hands, grand

@@ -21,6 +21,7 @@ from tables.ledger.selectors import EntryAmounts, club_days, money_text
 from tables.models import InPersonRecord, LedgerEntry
 from tables.play.request_dates import calendar_day
 from tables.play.selectors import round_headline
+from tables.treasury.selectors.nights import row_numbers
 
 
 @dataclass(frozen=True)
@@ -98,16 +99,20 @@ class Statement:
         return not any(game.rows for game in self.games)
 
 
-def _where(entry: LedgerEntry) -> str:
+def _where(entry: LedgerEntry, rows: dict[int, int | None]) -> str:
+    """Where the entry's hand was played; a hand of a club night by its row on the sheet, which a replacement (and
+    its reversals) shares with the hand it replaced (`rows`: the record's row, from selectors.nights.row_numbers)."""
     if entry.round_id is not None:
         table = entry.round.match.table
         title = registry.spec(table.game).title if registry.known(table.game) else table.game
         name = table.name or gettext("%(game)s table %(code)s") % {"game": title, "code": table.code}
         return gettext("Online: %(table)s, round %(number)s") % {"table": name, "number": entry.round.number}
     record = entry.in_person
-    if record.night_id is not None:
+    if record.night_id is not None and (number := rows.get(record.pk, record.number)) is not None:
         return gettext("Club night of %(day)s, hand %(number)s") % {"day": date_format(record.night.played_on, "d M Y"),
-                                                                     "number": record.number}
+                                                                     "number": number}
+    if record.night_id is not None:
+        return gettext("Club night of %(day)s") % {"day": date_format(record.night.played_on, "d M Y")}
     return gettext("At the club's table, %(day)s") % {"day": date_format(record.played_on, "d M Y")}
 
 
@@ -152,6 +157,7 @@ def statement(*, member: User, game: str | None = None, start: date | None = Non
                    .select_related("round__match__table", "in_person__night", "made_by")
                    .order_by("created_at", "id"))
     names = _names_by_round({e.round_id for e in entries if e.round_id is not None})
+    rows = row_numbers({e.in_person for e in entries if e.in_person_id is not None})
     replaced = set(InPersonRecord.objects.filter(
         pk__in={e.in_person_id for e in entries if e.in_person_id is not None}, replaced_by__isnull=False,
     ).values_list("pk", flat=True))
@@ -167,8 +173,9 @@ def statement(*, member: User, game: str | None = None, start: date | None = Non
             sections[entry.game] = GameStatement(spec=registry.spec(entry.game), opening=opening.get(entry.game, 0))
         running[entry.game] = running.get(entry.game, 0) + entry.amount
         counts = entry.kind == LedgerEntry.Kind.RESULT and entry.in_person_id not in replaced
-        sections[entry.game].rows.append(StatementRow(entry=entry, balance=running[entry.game], where=_where(entry),
-                                                      result=_result(entry, names), counts_hand=counts))
+        sections[entry.game].rows.append(StatementRow(entry=entry, balance=running[entry.game],
+                                                      where=_where(entry, rows), result=_result(entry, names),
+                                                      counts_hand=counts))
     order = {key: index for index, key in enumerate(registry.game_keys())}
     return Statement(member=member, start=start, end=end,
                      games=sorted(sections.values(), key=lambda s: order.get(s.spec.key, len(order))))

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from tables.models import InPersonRecord
 from tables.play.services.errors import TableError
 from tables.treasury.forms.replace import ReplaceForm
+from tables.treasury.selectors.nights import row_numbers
 from tables.treasury.services.replace import (
     AlreadyReplaced,
     newest_version,
@@ -39,11 +40,12 @@ def _newest(newest: InPersonRecord) -> dict[str, Any]:
 @staff_member_required
 @require_http_methods(["GET", "POST"])
 def replace_hand(request: HttpRequest, record_id: int) -> HttpResponse:
-    record = get_object_or_404(InPersonRecord.objects.select_related("recorded_by"), pk=record_id)
+    record = get_object_or_404(InPersonRecord.objects.select_related("recorded_by", "night"), pk=record_id)
     context: dict[str, Any] = {
         **admin.site.each_context(request), "opts": InPersonRecord._meta, "record": record,
         "title": gettext("Replace in-person result %(id)s") % {"id": record.pk},
         "change_url": _change_url(record),
+        "night_row": row_numbers([record])[record.pk] if record.night_id else None,  # a replacement keeps the row
     }
     successor = InPersonRecord.objects.filter(replaces=record).first()
     if successor is not None and request.method == "GET":

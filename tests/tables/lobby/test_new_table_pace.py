@@ -3,11 +3,14 @@ turns wait before the bot plays them. Nonsense is refused with a message and no 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from tables.models import Table
+from tables.play.forms import NewTableForm
 from tests.tables.helpers import new_table_data
 
 pytestmark = pytest.mark.django_db
@@ -45,3 +48,20 @@ def test_nonsense_is_refused_and_makes_no_table(member, field: str, value: str, 
     assert answer.status_code == 400
     assert message in answer.content.decode()
     assert not Table.objects.filter(created_by=member).exists()
+
+
+@pytest.mark.parametrize("speed", ["brisk", "slow"])
+def test_the_form_preselects_the_clubs_bot_speed_and_a_table_made_as_shown_runs_at_it(member, settings,
+                                                                                        speed: str) -> None:
+    """TABLE_BOT_SPEED applies to tables made in the browser: the lobby's form (and the form fetched again for
+    another game) preselects it, so posting the form as shown makes a table at the club's speed, not `normal`."""
+    settings.TABLE_BOT_SPEED = speed
+    client = Client()
+    client.force_login(member)
+    for page in (client.get(reverse("lobby")), client.get(reverse("new_table_form"), {"game": "sheepshead"})):
+        select = re.search(r'<select name="bot_speed"[^>]*>(.*?)</select>', page.content.decode(), re.S).group(1)
+        assert re.findall(r'<option value="(\w+)" selected>', select) == [speed]
+    shown = NewTableForm(game="sheepshead")  # the form the page rendered: its fields as shown, posted unchanged
+    posted = {name: shown[name].value() for name in shown.fields}
+    client.post(reverse("create_table"), {k: v for k, v in posted.items() if v is not None and v is not False})
+    assert Table.objects.get(created_by=member).bot_speed == speed

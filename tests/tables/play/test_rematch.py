@@ -63,8 +63,10 @@ def test_play_again_at_a_practice_table_starts_the_same_table_anew_at_once(make_
 
     new = Table.objects.get(code=answered.go_to)
     assert new.pk != table.pk and new.status == Table.Status.RUNNING  # one click: it plays
-    assert (new.game, new.options, new.seat_count, new.turn_seconds, new.bot_speed, new.bot_level, new.name) == (
-        table.game, table.options, 4, 45, "instant", "normal", table.name)
+    assert (new.game, new.options, new.seat_count, new.turn_seconds, new.bot_speed, new.bot_level) == (
+        table.game, table.options, 4, 45, "instant", "normal")
+    # another table: the club's name for it is her next one, never the finished table's (names unique over time)
+    assert (table.name, new.name) == ("alice's Hawk table", "alice's Hawk table 2")
     assert seats_of(new) == [(0, "alice", False, ""), (1, None, True, "strong"), (2, None, True, ""),
                              (3, None, True, "easy")]
     assert new.created_by == alice  # it counts against her, as a table she opened
@@ -73,6 +75,18 @@ def test_play_again_at_a_practice_table_starts_the_same_table_anew_at_once(make_
     assert answered.version > table.version
     old_board = render_board(table, alice)
     assert "Go to the new table" in old_board and "data-rematch-go" in old_board
+
+
+def test_a_rematch_of_a_table_its_member_named_keeps_the_name(make_member) -> None:
+    alice = make_member("alice")
+    table = create_table(creator=alice, game="hawk", players=4, options={"rounds": 1}, name="Friday night",
+                         bot_speed="instant")
+    for _ in range(3):
+        add_bot(table_id=table.pk, user=alice)
+    table.refresh_from_db()
+    play_until_round_over(table)
+    answered = answer_rematch(table_code=table.code, user=alice, accept=True, offer=None)
+    assert Table.objects.get(code=answered.go_to).name == "Friday night"  # the member's choice, carried on
 
 
 def test_a_rematch_starts_once_every_member_has_accepted_and_keeps_the_seats(make_member) -> None:
