@@ -312,7 +312,7 @@ class ClubNightAdmin(ReadOnlyRecords):
     def get_queryset(self, request: HttpRequest) -> QuerySet[ClubNight]:
         return super().get_queryset(request).annotate(hands_recorded=models.Count("hands"))
 
-    @admin.display(description=_("hands"), ordering="hands_recorded")
+    @admin.display(description=_("number of hands"), ordering="hands_recorded")
     def hand_count(self, night: ClubNight) -> int:
         return night.hands_recorded
 
