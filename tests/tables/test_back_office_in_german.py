@@ -21,6 +21,7 @@ from tables.models import ClubNight, InPersonRecord, LedgerEntry, Round, Settlem
 from tables.treasury.selectors.settling import open_balances
 from tables.treasury.services.settling import settle_game
 from tests.tables.ledger_support import finished_table
+from tests.tables.test_books_in_german import german
 from tests.tables.treasury.books_support import booked, club_night
 
 # The English labels a German treasurer met in the admin and the treasury (the issue's list, and the other fields of
@@ -39,12 +40,6 @@ GERMAN_LABELS = ["Angelegt am", "Gespielt am", "Eingetragen von", "Angaben", "We
 def labels_in(page: str) -> set[str]:
     """Every text the page shows alone in an element (a column heading, a field's label, a cell), colon dropped."""
     return {html_lib.unescape(text).strip().rstrip(":").strip() for text in re.findall(r">([^<>]+)<", page)}
-
-
-def german(user) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="de")
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
