@@ -14,8 +14,9 @@ from accounts.names import name_keys
 from accounts.time_zones import default_time_zone, time_zone_choices
 
 
-def _name_key_field(help_text: Any) -> models.CharField:
-    return models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False, help_text=help_text)
+def _name_key_field(verbose_name: Any, help_text: Any) -> models.CharField:
+    return models.CharField(verbose_name, max_length=64, unique=True, null=True, blank=True, editable=False,
+                            help_text=help_text)
 
 
 class User(AbstractUser):
@@ -67,10 +68,10 @@ class User(AbstractUser):
     # The keys no two members' names may share (accounts.names): of the shown name and of the username, each
     # ignoring case and as written. Empty for a name from before they were kept that read like an earlier member's
     # (migration 0006); set again when that member changes it.
-    shown_key = _name_key_field(_("The shown name's skeleton, ignoring case (UTS #39), hashed."))
-    shown_look = _name_key_field(_("The shown name's skeleton as written (UTS #39), hashed."))
-    username_key = _name_key_field(_("The username's skeleton, ignoring case (UTS #39), hashed."))
-    username_look = _name_key_field(_("The username's skeleton as written (UTS #39), hashed."))
+    shown_key = _name_key_field(_("shown name key"), _("The shown name's skeleton, ignoring case (UTS #39), hashed."))
+    shown_look = _name_key_field(_("shown name look"), _("The shown name's skeleton as written (UTS #39), hashed."))
+    username_key = _name_key_field(_("username key"), _("The username's skeleton, ignoring case (UTS #39), hashed."))
+    username_look = _name_key_field(_("username look"), _("The username's skeleton as written (UTS #39), hashed."))
 
     @property
     def shown_name(self) -> str:

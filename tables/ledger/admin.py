@@ -31,7 +31,17 @@ from tables.ledger.forms import CorrectionForm, HawkResultForm, PeriodForm, Shee
 from tables.ledger.selectors import balances, in_period, money_text, replay_step, seat_names
 from tables.ledger.services import inperson
 from tables.ledger.services.ledger import correct_entries
-from tables.models import InPersonRecord, LedgerEntry, MatchPlace, MatchResult, Move, Round, Season
+from tables.models import (
+    ClubNight,
+    InPersonRecord,
+    LedgerEntry,
+    MatchPlace,
+    MatchResult,
+    Move,
+    Round,
+    Season,
+    Settlement,
+)
 from tables.models.play import HIDDEN
 from tables.play.admin import may_change_play, member_filter, pretty_json, table_called
 from tables.play.admin_helpers.actions import with_reason
@@ -62,7 +72,7 @@ def ledger_rows(entries: QuerySet[LedgerEntry]) -> Any:
 class MemberListFilter(admin.SimpleListFilter):
     """Entries of one member (or the bots' seats)."""
 
-    title = "member"
+    title = _("member")
     parameter_name = "member"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -278,6 +288,65 @@ class InPersonRecordAdmin(ReadOnlyRecords):
     def hawk_view(self, request: HttpRequest) -> HttpResponse:
         return self._record(request, HawkResultForm(request.POST or None), inperson.record_hawk_round,
                             gettext("Record a Hawk round played at the club"))
+
+
+def _members_named(ids: Any) -> str:
+    """Member ids (a night's seats, a settlement's balances) as the names people know, in the order given."""
+    ids = [int(i) for i in ids or []]
+    named = {u.pk: u.shown_name for u in User.objects.filter(pk__in=ids)}
+    return ", ".join(named.get(i, f"#{i}") for i in ids)
+
+
+@admin.register(ClubNight)
+class ClubNightAdmin(ReadOnlyRecords):
+    """The treasurer's nights, read here; entered, shown whole and corrected in the treasury's pages."""
+
+    list_display = ("played_on", "game", "hand_count", "recorded_by", "recorded_at")
+    list_filter = ("game", "played_on", ("recorded_by", admin.RelatedOnlyFieldListFilter))
+    list_select_related = ("recorded_by",)
+    search_fields = ("note",)
+    date_hierarchy = "played_on"
+    fields = ("game", "played_on", "players", "options", "note", "recorded_by", "recorded_at", "sheet")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ClubNight]:
+        return super().get_queryset(request).annotate(hands_recorded=models.Count("hands"))
+
+    @admin.display(description=_("number of hands"), ordering="hands_recorded")
+    def hand_count(self, night: ClubNight) -> int:
+        return night.hands_recorded
+
+    @admin.display(description=_("players in seat order"))
+    def players(self, night: ClubNight) -> str:
+        return _members_named(night.seats)
+
+    @admin.display(description=_("score sheet"))
+    def sheet(self, night: ClubNight) -> str:
+        # The treasury's page of the night, linked by URL name: the ledger imports nothing of the treasury.
+        return format_html('<a href="{}">{}</a>', reverse("treasury_night", args=[night.pk]),
+                           gettext("the night's score sheet"))
+
+
+@admin.register(Settlement)
+class SettlementAdmin(ReadOnlyRecords):
+    """The treasurer's settlements, read here; made on the treasury's settle page."""
+
+    list_display = ("settled_at", "game", "settled_by", "payment_count", "note")
+    list_filter = ("game", "settled_at", ("settled_by", admin.RelatedOnlyFieldListFilter))
+    list_select_related = ("settled_by",)
+    search_fields = ("note",)
+    date_hierarchy = "settled_at"
+    fields = ("game", "unit", "settled_at", "settled_by", "after_entry", "through_entry", "members", "balances",
+              "payments", "note")
+    readonly_fields = fields
+
+    @admin.display(description=_("payments"))
+    def payment_count(self, settlement: Settlement) -> int:
+        return len(settlement.payments or [])
+
+    @admin.display(description=_("members settled"))
+    def members(self, settlement: Settlement) -> str:
+        return _members_named(settlement.balances or {})
 
 
 class MoveInline(ReadOnlyInline):

@@ -43,6 +43,7 @@ from tables.play.amounts import points_text
 from tables.play.bot_names import bot_player_name, level_order
 from tables.play.request_dates import calendar_day
 from tables.play.selectors import name_seats, round_headline, seat_label
+from tables.play.table_names import shown_name
 
 HOUSE = gettext_noop("Bots (the house)")  # English here; shown through gettext(HOUSE)
 
@@ -99,7 +100,9 @@ class HistoryRow(EntryAmounts):
         entry = self.entry
         if entry.round_id is not None:
             table = entry.round.match.table
-            called = table.name or gettext("%(game)s table") % {"game": table.get_game_display()}
+            # A club-made name ("Alice's Sheepshead table 2", stored in English) in the reader's language.
+            called = shown_name(table.name) if table.name else gettext("%(game)s table") % {
+                "game": table.get_game_display()}
             return gettext("%(table)s, round %(number)s") % {"table": called, "number": entry.round.number}
         return gettext("At the club's table, %(day)s") % {"day": date_format(entry.in_person.played_on)}
 

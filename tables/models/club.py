@@ -24,14 +24,16 @@ class MatchResult(models.Model):
         PLAYED = "played", _("played out")
         CLOSED = "closed", _("table closed")
 
-    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="result")
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="match_results")
-    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
-    unit = models.CharField(max_length=10, help_text=_("cents (money) or points, as the game's ledger entries."))
-    ending = models.CharField(max_length=10, choices=Ending.choices)
-    rounds = models.PositiveIntegerField(help_text=_("Rounds finished and scored (voided rounds not counted)."))
-    finished_at = models.DateTimeField(db_index=True)
-    rating_seq = models.PositiveIntegerField(
+    match = models.OneToOneField(Match, verbose_name=_("match"), on_delete=models.PROTECT, related_name="result")
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="match_results")
+    game = models.CharField(verbose_name=_("game"), max_length=20, choices=game_choices, db_index=True)
+    unit = models.CharField(verbose_name=_("unit"),
+        max_length=10, help_text=_("cents (money) or points, as the game's ledger entries."))
+    ending = models.CharField(verbose_name=_("ending"), max_length=10, choices=Ending.choices)
+    rounds = models.PositiveIntegerField(verbose_name=_("rounds"),
+        help_text=_("Rounds finished and scored (voided rounds not counted)."))
+    finished_at = models.DateTimeField(verbose_name=_("finished at"), db_index=True)
+    rating_seq = models.PositiveIntegerField(verbose_name=_("rating order"),
         null=True, blank=True,
         help_text=_("The order in which this game's ratings took the match in (rebuild_ratings replays in it)."))
 
@@ -54,17 +56,19 @@ class MatchPlace(models.Model):
     `place` is 1 for the best total; seats with equal totals share a place, and `won` marks the match's
     winners as the rules decide them (a tie for the best total shares the win)."""
 
-    result = models.ForeignKey(MatchResult, on_delete=models.CASCADE, related_name="places")
-    seat = models.PositiveSmallIntegerField()
+    result = models.ForeignKey(MatchResult, verbose_name=_("match result"),
+        on_delete=models.CASCADE, related_name="places")
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_places", null=True, blank=True)
-    bot = models.CharField(
+        settings.AUTH_USER_MODEL, verbose_name=_("member"),
+        on_delete=models.PROTECT, related_name="match_places", null=True, blank=True)
+    bot = models.CharField(verbose_name=_("bot"),
         max_length=40, blank=True,
         help_text=_("When a bot held the seat: the level it played at (easy, normal, strong), which the ratings rate "
                     "as a player of its own."))
-    total = models.IntegerField()
-    place = models.PositiveSmallIntegerField()
-    won = models.BooleanField(default=False)
+    total = models.IntegerField(verbose_name=_("total"))
+    place = models.PositiveSmallIntegerField(verbose_name=_("place"))
+    won = models.BooleanField(verbose_name=_("won"), default=False)
 
     class Meta:
         verbose_name = _("match place")
@@ -84,14 +88,15 @@ class Rating(models.Model):
     """A player's current OpenSkill (Plackett-Luce) rating in one game: a member, or a bot level ("easy", "normal",
     "strong": each level is a player of its own)."""
 
-    game = models.CharField(max_length=20, choices=game_choices)
+    game = models.CharField(verbose_name=_("game"), max_length=20, choices=game_choices)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings", null=True, blank=True)
-    bot = models.CharField(max_length=40, blank=True)
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    matches = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(null=True, blank=True)
+        settings.AUTH_USER_MODEL, verbose_name=_("member"),
+        on_delete=models.CASCADE, related_name="ratings", null=True, blank=True)
+    bot = models.CharField(verbose_name=_("bot"), max_length=40, blank=True)
+    mu = models.FloatField(verbose_name=_("mu"))
+    sigma = models.FloatField(verbose_name=_("sigma"))
+    matches = models.PositiveIntegerField(verbose_name=_("matches"), default=0)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("rating")
@@ -110,12 +115,13 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """What one match did to one player's rating: the history a profile charts and the rebuild checks."""
 
-    result = models.ForeignKey(MatchResult, on_delete=models.CASCADE, related_name="rating_changes")
-    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
+    result = models.ForeignKey(MatchResult, verbose_name=_("match result"),
+        on_delete=models.CASCADE, related_name="rating_changes")
+    rating = models.ForeignKey(Rating, verbose_name=_("rating"), on_delete=models.CASCADE, related_name="changes")
+    mu_before = models.FloatField(verbose_name=_("mu before"))
+    sigma_before = models.FloatField(verbose_name=_("sigma before"))
+    mu_after = models.FloatField(verbose_name=_("mu after"))
+    sigma_after = models.FloatField(verbose_name=_("sigma after"))
 
     class Meta:
         verbose_name = _("rating change")
@@ -131,9 +137,9 @@ class RatingChange(models.Model):
 class Season(models.Model):
     """A stretch of the club's year, set by its admins; standings offer "this season" (the one holding today)."""
 
-    name = models.CharField(max_length=60)
-    starts = models.DateField()
-    ends = models.DateField()
+    name = models.CharField(verbose_name=_("name"), max_length=60)
+    starts = models.DateField(verbose_name=_("starts"))
+    ends = models.DateField(verbose_name=_("ends"))
 
     class Meta:
         verbose_name = _("season")
@@ -157,14 +163,17 @@ class Invitation(models.Model):
         EXPIRED = "expired", _("expired")
         WITHDRAWN = "withdrawn", _("withdrawn")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
-    invited = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="invitations")
+    invited = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("invited member"),
+        on_delete=models.CASCADE, related_name="invitations")
     invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField(db_index=True)
-    answered_at = models.DateTimeField(null=True, blank=True)
+        settings.AUTH_USER_MODEL, verbose_name=_("invited by"),
+        on_delete=models.CASCADE, related_name="invitations_sent")
+    status = models.CharField(verbose_name=_("status"),
+        max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(verbose_name=_("expires at"), db_index=True)
+    answered_at = models.DateTimeField(verbose_name=_("answered at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("invitation")
@@ -185,15 +194,18 @@ class ChatMessage(models.Model):
     `spectator` marks a line written by someone not seated at the table; during a round (`round_number`, the
     round being played when it was written) such lines are kept from the players: no coaching from the rail."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat", null=True, blank=True)
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages")
-    text = models.CharField(max_length=500)
-    spectator = models.BooleanField(default=False)
-    round_number = models.PositiveIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    hidden_at = models.DateTimeField(null=True, blank=True)
+    table = models.ForeignKey(Table, verbose_name=_("table"),
+        on_delete=models.CASCADE, related_name="chat", null=True, blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("author"),
+        on_delete=models.CASCADE, related_name="chat_messages")
+    text = models.CharField(verbose_name=_("text"), max_length=500)
+    spectator = models.BooleanField(verbose_name=_("spectator"), default=False)
+    round_number = models.PositiveIntegerField(verbose_name=_("round number"), null=True, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True, db_index=True)
+    hidden_at = models.DateTimeField(verbose_name=_("hidden at"), null=True, blank=True)
     hidden_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_hidden", null=True, blank=True)
+        settings.AUTH_USER_MODEL, verbose_name=_("hidden by"),
+        on_delete=models.PROTECT, related_name="chat_hidden", null=True, blank=True)
 
     class Meta:
         verbose_name = _("chat message")
@@ -212,9 +224,11 @@ class ChatMessage(models.Model):
 class ChatMute(models.Model):
     """A member no longer sees another member's chat lines (in any chat)."""
 
-    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_muted_by")
-    created_at = models.DateTimeField(auto_now_add=True)
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("member"),
+        on_delete=models.CASCADE, related_name="chat_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("muted member"),
+        on_delete=models.CASCADE, related_name="chat_muted_by")
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("chat mute")

@@ -85,14 +85,16 @@ class ClubNight(AppendOnlyModel):
     `token` is the sheet's own key (made when the sheet was opened): a sheet saved twice (a double click, a retried
     POST) finds its night already there and records nothing more."""
 
-    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
-    played_on = models.DateField()
-    seats = models.JSONField(help_text=_("The players' member ids, in seat order."))
-    options = models.JSONField(default=dict, blank=True, help_text=_("The night's stake and house rules."))
-    note = models.CharField(max_length=200, blank=True)
-    token = models.CharField(max_length=64, unique=True)
-    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="club_nights")
-    recorded_at = models.DateTimeField(default=timezone.now, db_index=True)
+    game = models.CharField(verbose_name=_("game"), max_length=20, choices=game_choices, db_index=True)
+    played_on = models.DateField(verbose_name=_("played on"))
+    seats = models.JSONField(verbose_name=_("seats"), help_text=_("The players' member ids, in seat order."))
+    options = models.JSONField(verbose_name=_("options"),
+        default=dict, blank=True, help_text=_("The night's stake and house rules."))
+    note = models.CharField(verbose_name=_("note"), max_length=200, blank=True)
+    token = models.CharField(verbose_name=_("sheet key"), max_length=64, unique=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("recorded by"),
+        on_delete=models.PROTECT, related_name="club_nights")
+    recorded_at = models.DateTimeField(verbose_name=_("recorded at"), default=timezone.now, db_index=True)
 
     class Meta:
         verbose_name = _("club night")
@@ -117,30 +119,34 @@ class InPersonRecord(AppendOnlyModel):
         SHEEPSHEAD_LEASTER = "sheepshead_leaster", _("Sheepshead leaster")
         HAWK_ROUND = "hawk_round", _("Hawk round")
 
-    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    facts = models.JSONField(help_text=_("What the admin entered."))
-    score = models.JSONField(help_text=_("What the engine's scoring helpers computed from it."))
-    summary = models.CharField(max_length=300, help_text=_("The summary in English, as recorded."))
-    summary_said = models.JSONField(
+    game = models.CharField(verbose_name=_("game"), max_length=20, choices=game_choices, db_index=True)
+    kind = models.CharField(verbose_name=_("kind"), max_length=20, choices=Kind.choices)
+    facts = models.JSONField(verbose_name=_("facts"), help_text=_("What the admin entered."))
+    score = models.JSONField(verbose_name=_("score"),
+        help_text=_("What the engine's scoring helpers computed from it."))
+    summary = models.CharField(verbose_name=_("summary (English)"),
+        max_length=300, help_text=_("The summary in English, as recorded."))
+    summary_said = models.JSONField(verbose_name=_("summary as a sentence"),
         null=True, blank=True,
         help_text=_("The summary as a sentence to read in each reader's language (tables.ledger.summaries); empty for "
                     "a record whose English summary is all there is."))
-    note = models.CharField(max_length=200, blank=True)
-    played_on = models.DateField(default=timezone.localdate)
+    note = models.CharField(verbose_name=_("note"), max_length=200, blank=True)
+    played_on = models.DateField(verbose_name=_("played on"), default=timezone.localdate)
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="in_person_records"
+        settings.AUTH_USER_MODEL, verbose_name=_("recorded by"),
+        on_delete=models.PROTECT, related_name="in_person_records"
     )
-    recorded_at = models.DateTimeField(default=timezone.now, db_index=True)
+    recorded_at = models.DateTimeField(verbose_name=_("recorded at"), default=timezone.now, db_index=True)
     night = models.ForeignKey(
-        ClubNight, on_delete=models.PROTECT, related_name="hands", null=True, blank=True,
+        ClubNight, verbose_name=_("club night"), on_delete=models.PROTECT, related_name="hands", null=True, blank=True,
         help_text=_("The club night whose score sheet held this hand, if it was entered on one."))
-    number = models.PositiveSmallIntegerField(null=True, blank=True,
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"), null=True, blank=True,
         help_text=_("The hand's row on its night's sheet."))
     replaces = models.OneToOneField(
-        "self", on_delete=models.PROTECT, related_name="replaced_by", null=True, blank=True,
+        "self", verbose_name=_("replaces"), on_delete=models.PROTECT, related_name="replaced_by", null=True, blank=True,
         help_text=_("The record this one corrects: its entries were reversed in the same transaction."))
-    reason = models.CharField(max_length=300, blank=True, help_text=_("Why the record it replaces was wrong."))
+    reason = models.CharField(verbose_name=_("reason"),
+        max_length=300, blank=True, help_text=_("Why the record it replaces was wrong."))
 
     class Meta:
         verbose_name = _("in-person result")
@@ -183,35 +189,42 @@ class LedgerEntry(AppendOnlyModel):
         REVERSAL = "reversal", _("reversal of an entry")
         CORRECTION = "correction", _("corrected result")
 
-    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
-    unit = models.CharField(max_length=10, choices=UNIT_CHOICES)
+    game = models.CharField(verbose_name=_("game"), max_length=20, choices=game_choices, db_index=True)
+    unit = models.CharField(verbose_name=_("unit"), max_length=10, choices=UNIT_CHOICES)
     member = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
+        settings.AUTH_USER_MODEL, verbose_name=_("member"),
+        on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
     )
-    is_bot = models.BooleanField(default=False, help_text=_("A bot's seat: the house side of the game."))
-    seat = models.PositiveSmallIntegerField()
-    label = models.CharField(max_length=60, help_text=_("Who sat there, as shown at the time."))
-    amount = models.IntegerField(help_text=_("In the entry's unit: cents for a game played for money, else points."))
+    is_bot = models.BooleanField(verbose_name=_("bot"),
+        default=False, help_text=_("A bot's seat: the house side of the game."))
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    label = models.CharField(verbose_name=_("shown as"),
+        max_length=60, help_text=_("Who sat there, as shown at the time."))
+    amount = models.IntegerField(verbose_name=_("amount"),
+        help_text=_("In the entry's unit: cents for a game played for money, else points."))
     round = models.ForeignKey(
-        Round, on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
+        Round, verbose_name=_("round"), on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
     )
     in_person = models.ForeignKey(
-        InPersonRecord, on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
+        InPersonRecord, verbose_name=_("in-person result"),
+        on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
     )
-    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.RESULT)
+    kind = models.CharField(verbose_name=_("kind"), max_length=12, choices=Kind.choices, default=Kind.RESULT)
     reverses = models.OneToOneField(
-        "self", on_delete=models.PROTECT, related_name="reversed_by", null=True, blank=True,
+        "self", verbose_name=_("reverses"), on_delete=models.PROTECT, related_name="reversed_by", null=True, blank=True,
         help_text=_("The entry this one cancels (each entry can be reversed once)."),
     )
     corrects = models.ForeignKey(
-        "self", on_delete=models.PROTECT, related_name="corrected_by", null=True, blank=True,
+        "self", verbose_name=_("corrects"),
+        on_delete=models.PROTECT, related_name="corrected_by", null=True, blank=True,
         help_text=_("The entry this one replaces."),
     )
-    reason = models.CharField(max_length=300, blank=True)
+    reason = models.CharField(verbose_name=_("reason"), max_length=300, blank=True)
     made_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_corrections", null=True, blank=True
+        settings.AUTH_USER_MODEL, verbose_name=_("made by"),
+        on_delete=models.PROTECT, related_name="ledger_corrections", null=True, blank=True
     )
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now, db_index=True)
 
     class Meta:
         verbose_name = _("ledger entry")
@@ -269,19 +282,20 @@ class Settlement(AppendOnlyModel):
     entry of the game it covered); no entry is edited. `balances` maps member ids (as strings) to cents or points,
     `payments` lists {"payer": id, "payee": id, "amount": cents}, the shortest list the treasurer was shown."""
 
-    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
-    unit = models.CharField(max_length=10, choices=UNIT_CHOICES)
+    game = models.CharField(verbose_name=_("game"), max_length=20, choices=game_choices, db_index=True)
+    unit = models.CharField(verbose_name=_("unit"), max_length=10, choices=UNIT_CHOICES)
     after_entry = models.ForeignKey(
-        LedgerEntry, on_delete=models.PROTECT, related_name="+", null=True, blank=True,
+        LedgerEntry, verbose_name=_("after entry"), on_delete=models.PROTECT, related_name="+", null=True, blank=True,
         help_text=_("The last entry of the settlement before this one (empty: from the start of the books)."))
     through_entry = models.ForeignKey(
-        LedgerEntry, on_delete=models.PROTECT, related_name="settled_by",
+        LedgerEntry, verbose_name=_("through entry"), on_delete=models.PROTECT, related_name="settled_by",
         help_text=_("The last ledger entry of the game this settlement covers."))
-    balances = models.JSONField()
-    payments = models.JSONField(default=list, blank=True)
-    settled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="settlements")
-    settled_at = models.DateTimeField(default=timezone.now, db_index=True)
-    note = models.CharField(max_length=200, blank=True)
+    balances = models.JSONField(verbose_name=_("balances"))
+    payments = models.JSONField(verbose_name=_("payments"), default=list, blank=True)
+    settled_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("settled by"),
+        on_delete=models.PROTECT, related_name="settlements")
+    settled_at = models.DateTimeField(verbose_name=_("settled at"), default=timezone.now, db_index=True)
+    note = models.CharField(verbose_name=_("note"), max_length=200, blank=True)
 
     class Meta:
         verbose_name = _("settlement")

@@ -64,38 +64,43 @@ class Table(models.Model):
         NORMAL = "normal", pgettext_lazy("bot level", "normal")  # not the bot speed's "normal": German says "mittel"
         STRONG = "strong", pgettext_lazy("bot level", "strong")
 
-    code = models.CharField(max_length=16, unique=True, default=new_table_code, editable=False)
-    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
-    name = models.CharField(max_length=60, blank=True)
-    seat_count = models.PositiveSmallIntegerField()
-    options = models.JSONField(default=dict, blank=True)
-    private = models.BooleanField(default=False, help_text=_("Hidden from the lobby; anyone with the link may join."))
-    turn_seconds = models.PositiveSmallIntegerField(default=60)
-    bot_speed = models.CharField(max_length=10, choices=BotSpeed.choices, default=default_bot_speed)
-    bot_level = models.CharField(
+    code = models.CharField(verbose_name=_("code"), max_length=16, unique=True, default=new_table_code, editable=False)
+    game = models.CharField(verbose_name=_("game"), max_length=20, choices=game_choices, db_index=True)
+    name = models.CharField(verbose_name=_("name"), max_length=60, blank=True)
+    seat_count = models.PositiveSmallIntegerField(verbose_name=_("number of seats"))
+    options = models.JSONField(verbose_name=_("options"), default=dict, blank=True)
+    private = models.BooleanField(verbose_name=_("private"),
+        default=False, help_text=_("Hidden from the lobby; anyone with the link may join."))
+    turn_seconds = models.PositiveSmallIntegerField(verbose_name=_("seconds per turn"), default=60)
+    bot_speed = models.CharField(verbose_name=_("bot speed"),
+        max_length=10, choices=BotSpeed.choices, default=default_bot_speed)
+    bot_level = models.CharField(verbose_name=_("bot level"),
         max_length=10, choices=BotLevel.choices, default=BotLevel.EASY,
         help_text=_("How well the bots play here (a bot seat may have its own level)."))
-    grace_seconds = models.PositiveSmallIntegerField(
+    grace_seconds = models.PositiveSmallIntegerField(verbose_name=_("grace period (seconds)"),
         default=15, help_text=_("How long a member may be offline before the bot plays their turns."))
-    due_at = models.DateTimeField(
+    due_at = models.DateTimeField(verbose_name=_("due at"),
         null=True, blank=True, db_index=True,
         help_text=_("When the server next acts here by itself (a bot's move, a time-out, the next round, presence)."))
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
-    version = models.PositiveIntegerField(default=0)
-    played_version = models.PositiveIntegerField(
+    status = models.CharField(verbose_name=_("status"),
+        max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    version = models.PositiveIntegerField(verbose_name=_("version"), default=0)
+    played_version = models.PositiveIntegerField(verbose_name=_("played version"),
         default=0, help_text=_("The version at which the game last changed (a deal or a move); later versions only "
                              "changed who is there, so a move made against any of them still stands."))
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_created", null=True, blank=True
+        settings.AUTH_USER_MODEL, verbose_name=_("created by"),
+        on_delete=models.PROTECT, related_name="tables_created", null=True, blank=True
     )
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(verbose_name=_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(verbose_name=_("finished at"), null=True, blank=True)
     closed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_closed", null=True, blank=True,
+        settings.AUTH_USER_MODEL, verbose_name=_("closed by"),
+        on_delete=models.PROTECT, related_name="tables_closed", null=True, blank=True,
         help_text=_("The admin who closed the table (at `finished_at`); empty if it ended by play."),
     )
-    close_reason = models.CharField(max_length=300, blank=True)
+    close_reason = models.CharField(verbose_name=_("reason for closing"), max_length=300, blank=True)
 
     class Meta:
         verbose_name = _("table")
@@ -119,33 +124,35 @@ class Seat(models.Model):
     the seat with `away` set, and the bot plays it until they come back: the round they left in for them, each
     round dealt while they are away for the house (`Round.house_seats`)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField()
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(verbose_name=_("position"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats", null=True, blank=True
+        settings.AUTH_USER_MODEL, verbose_name=_("member"),
+        on_delete=models.PROTECT, related_name="seats", null=True, blank=True
     )
-    is_bot = models.BooleanField(default=False)
-    bot_level = models.CharField(
+    is_bot = models.BooleanField(verbose_name=_("bot"), default=False)
+    bot_level = models.CharField(verbose_name=_("bot level"),
         max_length=10, choices=Table.BotLevel.choices, blank=True,
         help_text=_("A bot seat's level; blank: the table's."))
-    away = models.BooleanField(default=False)
-    ready = models.BooleanField(default=False, help_text=_("Ready for the next round."))
-    offline_since = models.DateTimeField(
+    away = models.BooleanField(verbose_name=_("away"), default=False)
+    ready = models.BooleanField(verbose_name=_("ready"), default=False, help_text=_("Ready for the next round."))
+    offline_since = models.DateTimeField(verbose_name=_("offline since"),
         null=True, blank=True, help_text=_("Since when the member is shown offline (no page of this table open)."))
-    gone_at = models.DateTimeField(
+    gone_at = models.DateTimeField(verbose_name=_("gone at"),
         null=True, blank=True,
         help_text=_("The member's last page of the table closed: unless one opens again, offline from this moment."))
-    joined_at = models.DateTimeField(null=True, blank=True)
-    away_from = models.PositiveIntegerField(
+    joined_at = models.DateTimeField(verbose_name=_("joined at"), null=True, blank=True)
+    away_from = models.PositiveIntegerField(verbose_name=_("away from round"),
         null=True, blank=True,
         help_text=_("The round in which the member went away (left, or offline): what was played for them since is "
                     "shown to them when they are back, until they close it."))
     # The member's card chosen ahead of their turn (tables.play.autoplay): private to them, like their hand (the
     # admin's seat inline does not show it), played by the table clock when their turn comes if still legal.
-    premove = models.CharField(max_length=200, blank=True, help_text=_("The move chosen ahead of the turn."))
-    premove_serial = models.PositiveIntegerField(
+    premove = models.CharField(verbose_name=_("premove"),
+        max_length=200, blank=True, help_text=_("The move chosen ahead of the turn."))
+    premove_serial = models.PositiveIntegerField(verbose_name=_("premove number"),
         default=0, help_text=_("Counts changes of the premove: a request made against an older count is refused."))
-    premove_dropped = models.CharField(
+    premove_dropped = models.CharField(verbose_name=_("premove dropped"),
         max_length=200, blank=True, help_text=_("The premove that could no longer be played, told to its member."))
 
     class Meta:
@@ -183,19 +190,20 @@ class Seat(models.Model):
 class Match(models.Model):
     """The match at a table: the engine's match record (dealer, totals, what carries over)."""
 
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match")
-    config = models.JSONField()
-    seed = models.CharField(max_length=64)
-    state = models.JSONField(help_text=_("The engine's match: rounds finished, dealer, running totals."))
-    over = models.BooleanField(default=False)
-    winners = models.JSONField(default=list, blank=True)
-    sheet = models.JSONField(
+    table = models.OneToOneField(Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="match")
+    config = models.JSONField(verbose_name=_("configuration"))
+    seed = models.CharField(verbose_name=_("seed"), max_length=64)
+    state = models.JSONField(verbose_name=_("state"),
+        help_text=_("The engine's match: rounds finished, dealer, running totals."))
+    over = models.BooleanField(verbose_name=_("over"), default=False)
+    winners = models.JSONField(verbose_name=_("winners"), default=list, blank=True)
+    sheet = models.JSONField(verbose_name=_("score sheet"),
         default=list, blank=True,
         help_text='The score sheet: each finished round\'s result, oldest first, as {"round": number, "deltas": '
                   '[one per seat]}. A voided round has none. Kept here, written as the round ends, so the board '
                   '(built from a snapshot of the table, without reading its rounds) can show it.')
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(verbose_name=_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(verbose_name=_("finished at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("match")
@@ -214,34 +222,40 @@ class Round(models.Model):
     (tables.play.services.play.Live.members_moved): bots alone played it.
     """
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveIntegerField()
-    seed = models.CharField(max_length=64)
-    salt = models.CharField(max_length=64)
-    commitment = models.CharField(max_length=64, help_text=_("SHA-256 of seed:salt, shown before the deal."))
-    match_before = models.JSONField(help_text=_("The engine's match as it stood when this round was dealt."))
-    state = models.JSONField(help_text=_("The engine state now (replayable from seed and moves)."))
-    over = models.BooleanField(default=False)
-    result = models.JSONField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True, help_text=_("When the seat to act runs out of time."))
-    moves_made = models.PositiveIntegerField(default=0, help_text=_("Moves recorded so far (the last one's seq)."))
-    moved_at = models.DateTimeField(null=True, blank=True,
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField(verbose_name=_("number"))
+    seed = models.CharField(verbose_name=_("seed"), max_length=64)
+    salt = models.CharField(verbose_name=_("salt"), max_length=64)
+    commitment = models.CharField(verbose_name=_("commitment"),
+        max_length=64, help_text=_("SHA-256 of seed:salt, shown before the deal."))
+    match_before = models.JSONField(verbose_name=_("match before the deal"),
+        help_text=_("The engine's match as it stood when this round was dealt."))
+    state = models.JSONField(verbose_name=_("state"),
+        help_text=_("The engine state now (replayable from seed and moves)."))
+    over = models.BooleanField(verbose_name=_("over"), default=False)
+    result = models.JSONField(verbose_name=_("result"), null=True, blank=True)
+    deadline = models.DateTimeField(verbose_name=_("deadline"),
+        null=True, blank=True, help_text=_("When the seat to act runs out of time."))
+    moves_made = models.PositiveIntegerField(verbose_name=_("moves made"),
+        default=0, help_text=_("Moves recorded so far (the last one's seq)."))
+    moved_at = models.DateTimeField(verbose_name=_("last move at"), null=True, blank=True,
         help_text=_("When the last move was made (bots pace from it)."))
-    log = models.JSONField(
+    log = models.JSONField(verbose_name=_("log"),
         default=list, blank=True,
         help_text=_("What happened, move by move, as each seat and a spectator may read it (tables.play.move_log)."))
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    voided_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(verbose_name=_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(verbose_name=_("finished at"), null=True, blank=True)
+    voided_at = models.DateTimeField(verbose_name=_("voided at"), null=True, blank=True)
     voided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rounds_voided", null=True, blank=True
+        settings.AUTH_USER_MODEL, verbose_name=_("voided by"),
+        on_delete=models.PROTECT, related_name="rounds_voided", null=True, blank=True
     )
-    void_reason = models.CharField(max_length=300, blank=True)
-    house_seats = models.JSONField(
+    void_reason = models.CharField(verbose_name=_("reason for voiding"), max_length=300, blank=True)
+    house_seats = models.JSONField(verbose_name=_("house seats"),
         default=list, blank=True,
         help_text=_("The members' seats the house played in this round: their members were away (left, or offline) "
                     "when it was dealt, so its results for those seats are the house's, not the members'."))
-    wait_until = models.DateTimeField(
+    wait_until = models.DateTimeField(verbose_name=_("waiting until"),
         null=True, blank=True,
         help_text=_("After this round, the members chose to wait for one who is away: the next round is dealt when "
                     "they are back and ready, or at this time."))
@@ -286,16 +300,18 @@ class Move(models.Model):
         # move they made, so it does not count as one (tables.play.services.play.Live.members_moved).
         FORCED = "forced", _("their only card, played for the member")
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="moves")
-    seq = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    text = models.CharField(max_length=200)
-    actor = models.CharField(max_length=10, choices=Actor.choices)
+    round = models.ForeignKey(Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField(verbose_name=_("sequence number"))
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    text = models.CharField(verbose_name=_("text"), max_length=200)
+    actor = models.CharField(verbose_name=_("played by"), max_length=10, choices=Actor.choices)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moves", null=True, blank=True
+        settings.AUTH_USER_MODEL, verbose_name=_("member"),
+        on_delete=models.PROTECT, related_name="moves", null=True, blank=True
     )
-    table_version = models.PositiveIntegerField(help_text=_("The table's version this move produced."))
-    created_at = models.DateTimeField(auto_now_add=True)
+    table_version = models.PositiveIntegerField(verbose_name=_("table version"),
+        help_text=_("The table's version this move produced."))
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("move")

@@ -11,10 +11,11 @@ from django.utils.translation import gettext_lazy as _
 class Presence(models.Model):
     """One open lobby socket. Rows live in the database so every Daphne process counts the same."""
 
-    channel_name = models.CharField(max_length=200, unique=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="presences")
-    connected_at = models.DateTimeField(auto_now_add=True)
-    last_seen = models.DateTimeField(db_index=True)
+    channel_name = models.CharField(verbose_name=_("channel name"), max_length=200, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("member"),
+        on_delete=models.CASCADE, related_name="presences")
+    connected_at = models.DateTimeField(verbose_name=_("connected at"), auto_now_add=True)
+    last_seen = models.DateTimeField(verbose_name=_("last seen"), db_index=True)
 
     class Meta:
         verbose_name = _("lobby presence")
@@ -30,10 +31,11 @@ class TableSocket(models.Model):
     Rows are removed when their socket closes and kept fresh by the socket while it lives; a process
     that dies leaves its rows behind, which go stale and are swept (tables.play.services.presence)."""
 
-    channel_name = models.CharField(max_length=200, unique=True)
-    table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, related_name="sockets")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_sockets")
-    last_seen = models.DateTimeField(db_index=True)
+    channel_name = models.CharField(verbose_name=_("channel name"), max_length=200, unique=True)
+    table = models.ForeignKey("tables.Table", verbose_name=_("table"), on_delete=models.CASCADE, related_name="sockets")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("member"),
+        on_delete=models.CASCADE, related_name="table_sockets")
+    last_seen = models.DateTimeField(verbose_name=_("last seen"), db_index=True)
 
     class Meta:
         verbose_name = _("table connection")

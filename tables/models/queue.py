@@ -25,29 +25,33 @@ class QueueRequest(models.Model):
         CANCELLED = "cancelled", _("cancelled")
         EXPIRED = "expired", _("expired")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_requests")
-    game = models.CharField(max_length=20, choices=game_choices)
-    players = models.PositiveSmallIntegerField(
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("member"),
+        on_delete=models.CASCADE, related_name="queue_requests")
+    game = models.CharField(verbose_name=_("game"), max_length=20, choices=game_choices)
+    players = models.PositiveSmallIntegerField(verbose_name=_("players"),
         null=True, blank=True, help_text=_("How many players at the table; empty: any number the game allows.")
     )
-    band = models.CharField(
+    band = models.CharField(verbose_name=_("rating band"),
         max_length=20, blank=True, help_text=_("The stake or target band (see quick play's bands); empty: any.")
     )
-    options = models.JSONField(
+    options = models.JSONField(verbose_name=_("options"),
         default=dict, blank=True, help_text=_("The table's other house rules, complete (defaults filled in).")
     )
-    bots_after_seconds = models.PositiveIntegerField(
+    bots_after_seconds = models.PositiveIntegerField(verbose_name=_("bots after (seconds)"),
         null=True, blank=True, help_text=_("Play with bots after this wait; empty: only with members.")
     )
-    state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING, db_index=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    expires_at = models.DateTimeField()
-    ended_at = models.DateTimeField(null=True, blank=True, help_text=_("When it was matched, cancelled or expired."))
+    state = models.CharField(verbose_name=_("state"),
+        max_length=10, choices=State.choices, default=State.WAITING, db_index=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now, db_index=True)
+    expires_at = models.DateTimeField(verbose_name=_("expires at"))
+    ended_at = models.DateTimeField(verbose_name=_("ended at"),
+        null=True, blank=True, help_text=_("When it was matched, cancelled or expired."))
     table = models.ForeignKey(
-        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="queue_requests",
+        Table, verbose_name=_("table"), on_delete=models.SET_NULL, null=True, blank=True, related_name="queue_requests",
         help_text=_("The table it was matched to."),
     )
-    with_bots = models.BooleanField(default=False, help_text=_("Matched at a table with bots after the wait."))
+    with_bots = models.BooleanField(verbose_name=_("with bots"),
+        default=False, help_text=_("Matched at a table with bots after the wait."))
 
     class Meta:
         verbose_name = _("quick-play request")

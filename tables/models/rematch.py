@@ -33,19 +33,23 @@ class Rematch(models.Model):
         NOBODY = "nobody", _("nobody accepted")
         LIMIT = "limit", _("the member who would open it has as many tables as the club allows")
 
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="rematch",
+    table = models.OneToOneField(Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="rematch",
                                  help_text=_("The finished table whose members were asked."))
-    new_table = models.OneToOneField(Table, on_delete=models.SET_NULL, null=True, blank=True,
+    new_table = models.OneToOneField(Table, verbose_name=_("new table"),
+        on_delete=models.SET_NULL, null=True, blank=True,
                                      related_name="rematch_of", help_text=_("The table the rematch is played at."))
-    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rematches_asked")
-    accepted = models.JSONField(default=list, blank=True,
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("asked by"),
+        on_delete=models.PROTECT, related_name="rematches_asked")
+    accepted = models.JSONField(verbose_name=_("accepted by"), default=list, blank=True,
                                 help_text=_("The members who accepted (their ids, in the order they did)."))
-    declined = models.JSONField(default=list, blank=True, help_text=_("The members who declined (their ids)."))
-    state = models.CharField(max_length=10, choices=State.choices, default=State.ASKED)
-    reason = models.CharField(max_length=10, choices=Reason.choices, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    expires_at = models.DateTimeField(help_text=_("When the members who have not answered are no longer waited for."))
-    resolved_at = models.DateTimeField(null=True, blank=True)
+    declined = models.JSONField(verbose_name=_("declined by"),
+        default=list, blank=True, help_text=_("The members who declined (their ids)."))
+    state = models.CharField(verbose_name=_("state"), max_length=10, choices=State.choices, default=State.ASKED)
+    reason = models.CharField(verbose_name=_("reason"), max_length=10, choices=Reason.choices, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
+    expires_at = models.DateTimeField(verbose_name=_("expires at"),
+        help_text=_("When the members who have not answered are no longer waited for."))
+    resolved_at = models.DateTimeField(verbose_name=_("resolved at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("rematch")

@@ -33,8 +33,9 @@ from tables.play.services.admin_actions import close_table
 
 
 def table_called(table: Table) -> str:
-    """A table in the admin's lists: its name (the code is in its own column and in every URL)."""
-    return table.name or gettext("%(game)s table %(code)s") % {"game": table.get_game_display(), "code": table.code}
+    """A table in the admin's lists: its name, a club-made one in the reader's language (`Table.__str__`); the code
+    is in its own column and in every URL."""
+    return str(table)
 
 
 def pretty_json(data: Any) -> str:

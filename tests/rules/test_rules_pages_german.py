@@ -289,13 +289,15 @@ def test_a_game_without_a_page_of_its_own_gets_the_generic_page_in_german(fifth:
 
 
 def test_option_defaults_read_as_people_say_them_in_either_language() -> None:
-    for language, stake, rounds, partner in (("en", "$1.00", "once round the table", "Jack of diamonds"),
-                                             ("de", "1,00 $", None, None)):
+    # Each option is named by its label in the reader's language (issue 42: not by the engine's key).
+    for language, stake_label, stake, rounds, partner in (
+            ("en", "Stake (cents)", "$1.00", "once round the table", "Jack of diamonds"),
+            ("de", "Einsatz (Cent)", "1,00 $", None, None)):
         html = page("sheepshead", language)
-        cells = re.findall(r'<tr><th scope="row">[^<]*<code>(\w+)</code></th>\s*<td>([^<]*)</td>', html)
+        cells = re.findall(r'<tr><th scope="row">([^<]*)</th>\s*<td>([^<]*)</td>', html)
         defaults = dict(cells)
-        assert defaults["stake_cents"] == stake
+        assert defaults[stake_label] == stake
         if rounds:
-            assert defaults["rounds"] == rounds and defaults["partner"] == partner
-    hawk_defaults = dict(re.findall(r"<code>(\w+)</code></th>\s*<td>([^<]*)</td>", page("hawk", "de")))
-    assert hawk_defaults["bonus_per_trick"] == "nein"
+            assert defaults["Rounds in a match"] == rounds and defaults["Partner"] == partner
+    hawk_defaults = dict(re.findall(r'<th scope="row">([^<]*)</th>\s*<td>([^<]*)</td>', page("hawk", "de")))
+    assert hawk_defaults["Jeden Bonusstich zählen"] == "nein"

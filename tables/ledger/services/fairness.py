@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from rules.engine import registry
 from rules.engine.api import Config
 from rules.engine.api import Match as EngineMatch
@@ -26,6 +28,18 @@ from tables.play.services.play import commitment_of
 
 UNDEALT = {"blind": "blind", "out_of_play": "out"}
 """Cards dealt to nobody, compared too: the end-of-round record's name -> the fresh state's JSON key."""
+
+# The fair page's sentence about the dealt hands, one whole sentence per kind of cards dealt to nobody: a record's
+# name ("blind") put into a sentence read "dasselbe blind" in German, where the noun's gender and case decide the
+# words around it.
+HANDS_SAID = gettext_noop(
+    "Dealing again from the seed with the game's engine gives every seat the hand recorded for it.")
+HANDS_AND_UNDEALT_SAID = {
+    "blind": gettext_noop("Dealing again from the seed with the game's engine gives every seat the hand recorded for "
+                          "it, and the same blind."),
+    "out_of_play": gettext_noop("Dealing again from the seed with the game's engine gives every seat the hand "
+                                "recorded for it, and the same cards out of play."),
+}
 
 
 class DealNotRevealed(TableError):
@@ -56,6 +70,12 @@ class DealCheck:
     @property
     def hands_ok(self) -> bool:
         return bool(self.recorded) and self.redealt == self.recorded and self.redealt_extra == self.recorded_extra
+
+    @property
+    def hands_said(self) -> str:
+        """What the hands check compared, in the reader's language (the cards dealt to nobody named in the sentence)."""
+        said = [gettext(HANDS_AND_UNDEALT_SAID[name]) for name in UNDEALT if name in self.recorded_extra]
+        return " ".join(said) or gettext(HANDS_SAID)
 
     @property
     def seats_ok(self) -> list[bool]:

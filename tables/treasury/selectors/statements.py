@@ -104,9 +104,8 @@ def _where(entry: LedgerEntry, rows: dict[int, int | None]) -> str:
     its reversals) shares with the hand it replaced (`rows`: the record's row, from selectors.nights.row_numbers)."""
     if entry.round_id is not None:
         table = entry.round.match.table
-        title = registry.spec(table.game).title if registry.known(table.game) else table.game
-        name = table.name or gettext("%(game)s table %(code)s") % {"game": title, "code": table.code}
-        return gettext("Online: %(table)s, round %(number)s") % {"table": name, "number": entry.round.number}
+        # The table as its model names it: a club-made name in the reader's language (tables.play.table_names).
+        return gettext("Online: %(table)s, round %(number)s") % {"table": str(table), "number": entry.round.number}
     record = entry.in_person
     if record.night_id is not None and (number := rows.get(record.pk, record.number)) is not None:
         return gettext("Club night of %(day)s, hand %(number)s") % {"day": date_format(record.night.played_on, "d M Y"),

@@ -50,7 +50,7 @@ ENGLISH_MARKERS = (
 # How a German prompt on the member's own turn begins, per game.
 GERMAN_TURN = {
     "hawk": ("Du spielst aus", "Du bist dran"),
-    "sheepshead": ("Du spielst aus", "Bediene", "Du kannst", "Nimm den Blind", "Drück"),
+    "sheepshead": ("Du spielst aus", "Bediene", "Du kannst", "Nimm die Blinde", "Drück"),
     "hawsker": ("Spiel eine beliebige Karte aus", "Leg auf", "Wirf", "Das Anlegen ist vorbei"),
     "puskiyon": ("Du bist dran", "Du hast"),
 }

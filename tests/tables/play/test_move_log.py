@@ -235,7 +235,7 @@ def test_each_buried_card_and_the_partner_are_told_once_in_either_language(make_
             assert not [line for line in german if "Karten gedrückt" in line]
             told = [line for line in english if "picker's partner" in line]
             assert len(told) <= 1, told
-            assert len([line for line in german if "Partner des Spielers" in line]) == len(told)
+            assert len([line for line in german if "Partner des Aufnehmers" in line]) == len(told)
             partners += len(told)
     assert buries > 0 and partners > 0
 
