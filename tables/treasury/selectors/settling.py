@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
-from tables.ledger.selectors import club_days, dollars_text, money_text
+from tables.ledger.selectors import dollars_text, in_period, money_text
 from tables.models import LedgerEntry, Settlement
 from tables.treasury.books import HOUSE, OpenBooks, open_books, sums
 from tables.treasury.squaring import EXACT_LIMIT, square_up
@@ -153,9 +153,10 @@ def entries_after(*, game: str, through: int) -> int:
 
 
 def period_balances(*, game: str, start: date | None, end: date | None) -> Books:
-    """Over the club's days `start` to `end` (both included), whatever was settled: a summary, never settled."""
+    """Over the hands played on the club's days `start` to `end` (both included; `in_period`: the day played, not
+    the day booked), whatever was settled: a summary, never settled."""
     spec = registry.spec(game)
-    entries = club_days(LedgerEntry.objects.filter(game=game), "created_at", start, end)
+    entries = in_period(LedgerEntry.objects.filter(game=game), start, end)
     return _with_payments(Books(spec=spec, parties=_lines(sums(entries), spec.unit), start=start, end=end))
 
 
