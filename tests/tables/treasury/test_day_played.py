@@ -39,8 +39,8 @@ def clock(settings, monkeypatch):
 
 
 def night_of_the_4th_saved_on_the_5th(treasurer, clock) -> ClubNight:
-    """Two hands of a night dated 4 Dec, typed in the next morning (5 Dec, 10:00 at the club).
-    Ann +2.00, Ben +1.00, Cat/Dan/Eve -1.00 (75 points with Ben); then Cat alone at 29 for $0.50: Cat -8.00, the rest +2.00."""
+    """Two hands of a night dated 4 Dec, typed in the next morning (5 Dec, 10:00 at the club): Ann +2.00, Ben +1.00,
+    Cat/Dan/Eve -1.00 (75 points with Ben); then Cat alone at 29 for $0.50: Cat -8.00, the rest +2.00."""
     clock.now = club_time(DEC_5, 10)
     night = ClubNight(game="sheepshead", played_on=DEC_4, seats=[], options={"stake": 100}, token="dec-4",
                       recorded_by=treasurer, recorded_at=clock.now)
