@@ -16,8 +16,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db.models import Case, Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Value, When
-from django.db.models.functions import Coalesce, NullIf
+from django.db.models import Case, Count, DateField, F, OuterRef, Q, QuerySet, Subquery, Sum, Value, When
+from django.db.models.functions import Coalesce, NullIf, TruncDate
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, gettext_noop
@@ -48,14 +48,34 @@ from tables.play.table_names import shown_name
 HOUSE = gettext_noop("Bots (the house)")  # English here; shown through gettext(HOUSE)
 
 
+def played_day() -> Coalesce:
+    """The club's day an entry's hand was played, as a query expression: an in-person record's `played_on` (a night's
+    date), else the day its online round finished in the club's zone (a round finished at 23:30 on the 4th in the
+    club's zone is the 4th's, whatever the UTC date). The booking time (`created_at`) is the last resort only, for a
+    round that kept no finish. A reversal or correction has the source of the entry it fixes, so it counts on the day
+    that hand was played: "the 4 Dec night" totals what the 4 Dec hands came to once corrected, whenever the
+    correction was booked (the booking time stays on the entry and is shown beside it)."""
+    zone = club_zone()
+    return Coalesce(F("in_person__played_on"), TruncDate("round__finished_at", tzinfo=zone),
+                    TruncDate("created_at", tzinfo=zone), output_field=DateField())
+
+
 def in_period(entries: QuerySet[LedgerEntry], start: date | None, end: date | None) -> QuerySet[LedgerEntry]:
-    """Entries booked from `start` to `end` (both days included, either may be open)."""
+    """Entries of hands played on the club's days `start` to `end` (both days included, either may be open), by the
+    day played (`played_day`), never by the day they were booked. The day is an alias, `played`: order by it, or
+    select it (`.annotate(day_played=F("played"))`); left out of the select, it never joins a GROUP BY."""
     start, end = calendar_day(start), calendar_day(end)
+    entries = entries.alias(played=played_day())
     if start is not None:
-        entries = entries.filter(created_at__date__gte=start)
+        entries = entries.filter(played__gte=start)
     if end is not None:
-        entries = entries.filter(created_at__date__lte=end)
+        entries = entries.filter(played__lte=end)
     return entries
+
+
+def played_before(entries: QuerySet[LedgerEntry], day: date) -> QuerySet[LedgerEntry]:
+    """Entries of hands played before the club's day `day`: what a period's opening balance sums."""
+    return entries.alias(played=played_day()).filter(played__lt=calendar_day(day))
 
 
 def dollars_text(cents: int | float, *, signed: bool = True) -> str:
@@ -75,10 +95,23 @@ def money_text(amount: int, unit: str) -> str:
 
 
 class EntryAmounts:
-    """A line of a member's books (history, statements): its entry's amount and the running balance, as text."""
+    """A line of a member's books (history, statements): its entry's amount and the running balance, as text, and
+    the day its hand was played beside the moment it was booked."""
 
     entry: LedgerEntry
     balance: int
+
+    @property
+    def played(self) -> date:
+        """The club's day the entry's hand was played (`in_period` selects it as `day_played`)."""
+        found = getattr(self.entry, "day_played", None)
+        return found if found is not None else timezone.localdate(self.entry.created_at, timezone=club_zone())
+
+    @property
+    def booked_later(self) -> bool:
+        """Whether the entry was booked on another of the club's days than its hand was played (a night entered the
+        next morning, a correction): then both are shown."""
+        return timezone.localdate(self.entry.created_at, timezone=club_zone()) != self.played
 
     @property
     def amount_text(self) -> str:
@@ -244,18 +277,19 @@ def _payments(user: User, game: str | None, start: date | None, end: date | None
 
 def member_history(*, user: User, game: str | None = None, start: date | None = None,
                    end: date | None = None) -> History:
-    """The member's own entries in the period with a running balance per game (from all earlier entries)."""
+    """The member's own entries of hands played in the period (the club's days, `played_day`), in the order played,
+    with a running balance per game (from every hand played before)."""
     mine = LedgerEntry.objects.filter(member=user)
     if game:
         mine = mine.filter(game=game)
     opening: dict[str, int] = defaultdict(int)
     if start is not None:
-        for row in mine.filter(created_at__date__lt=start).values("game").annotate(total=Sum("amount")):
+        for row in played_before(mine, start).values("game").annotate(total=Sum("amount")).order_by():
             opening[row["game"]] = row["total"] or 0
     entries = (
-        in_period(mine, start, end)
+        in_period(mine, start, end).annotate(day_played=F("played"))
         .select_related("round__match__table", "in_person__recorded_by", "made_by")
-        .order_by("created_at", "id")
+        .order_by("played", "created_at", "id")
     )
     running = dict(opening)
     entries = list(entries)
@@ -286,15 +320,12 @@ def _replaced_records(record_ids: set[int]) -> set[int]:
 
 def member_matches(*, user: User, game: str | None = None, start: date | None = None,
                    end: date | None = None) -> list[MatchRow]:
-    """The member's recorded matches that ended in the period (days in the zone the page is shown in, as the
-    entries'), newest first, with their place of how many and the rounds they may replay; three queries."""
+    """The member's recorded matches that ended in the period (the club's days, as the entries' rounds), newest
+    first, with their place of how many and the rounds they may replay; three queries."""
     places = MatchPlace.objects.filter(user=user).select_related("result__table")
     if game:
         places = places.filter(result__game=game)
-    if start is not None:
-        places = places.filter(result__finished_at__date__gte=start)
-    if end is not None:
-        places = places.filter(result__finished_at__date__lte=end)
+    places = club_days(places, "result__finished_at", start, end)
     mine = list(places.order_by("-result__finished_at", "-result_id")[:MATCHES_SHOWN])
     result_ids = [p.result_id for p in mine]
     players = dict(MatchPlace.objects.filter(result_id__in=result_ids).values_list("result_id")
@@ -476,7 +507,7 @@ def _bot_level_of_entry() -> Coalesce:
 
 def _total_lines(spec: GameSpec, start: date | None, end: date | None) -> list[Standing]:
     rows = (
-        club_days(LedgerEntry.objects.filter(game=spec.key), "created_at", start, end)
+        in_period(LedgerEntry.objects.filter(game=spec.key), start, end)
         .annotate(level=Case(When(member__isnull=True, then=_bot_level_of_entry()), default=Value("")))
         .values("member", "level")
         .annotate(

@@ -134,7 +134,8 @@ def test_the_treasurers_pages_are_german(treasurer, club, books) -> None:
     assert "Kontoauszug für Ann" in statement and "Übertrag" in statement and "+12,50 $" in statement
     assert 'data-label="Saldo"' in statement  # the phone layout's word for the balance column
     for url in (reverse("treasury_statement") + "?member=ann", reverse("treasury_statements_everyone"),
-                reverse("treasury_settle") + "?game=sheepshead", reverse("treasury_nights"),
+                reverse("treasury_settle") + "?game=sheepshead", reverse("treasury_settle") + "?game=hawk",
+                reverse("treasury_nights"),
                 reverse("admin:tables_ledgerentry_balances"), reverse("admin:tables_ledgerentry_changelist")):
         html = tess.get(url).content.decode()
         assert english_left(html) == [], (url, english_left(html))
@@ -145,7 +146,7 @@ def test_the_treasurers_pages_are_german(treasurer, club, books) -> None:
 def test_the_statement_csv_speaks_german_but_keeps_amounts_machine_readable(treasurer, club, books) -> None:
     response = german(treasurer).get(reverse("treasury_statement_csv"), {"member": "ann", "game": "sheepshead"})
     lines = b"".join(response.streaming_content).decode().splitlines()
-    assert lines[0].startswith("Mitglied,Benutzername,Spiel,Einheit,gebucht_am,wo,Ergebnis")
+    assert lines[0].startswith("Mitglied,Benutzername,Spiel,Einheit,gespielt_am,gebucht_am,wo,Ergebnis")
     row = next(line for line in lines if ",1250," in line)
     assert "Clubabend vom" in row and "+$12.50" in row and "12,50" not in row
 

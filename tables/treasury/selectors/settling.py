@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
-from tables.ledger.selectors import club_days, dollars_text, money_text
+from tables.ledger.selectors import Standing, dollars_text, in_period, money_text, standings
 from tables.models import LedgerEntry, Settlement
 from tables.treasury.books import HOUSE, OpenBooks, open_books, settling_plan, sums
 from tables.treasury.squaring import EXACT_LIMIT
@@ -46,6 +46,9 @@ class PartyLine:
 
     @property
     def standing(self) -> str:
+        """Owing is for money: a points game's total is a score, which nobody owes or is owed (empty)."""
+        if self.unit != "cents":
+            return ""
         if self.amount < 0:
             return gettext("owes")
         return gettext("is owed") if self.amount > 0 else gettext("square")
@@ -69,7 +72,11 @@ class PaymentLine:
 
 @dataclass
 class Books:
-    """One game's balances on the settling page; `through`/`seen` only when they are the open books (settleable)."""
+    """One game's balances on the settling page; `through`/`seen` only when they are the open books (settleable).
+
+    A game counted in points (Hawk, Hawsker, Puskiyon) is never paid nor settled, and its points need not sum to
+    zero (Hawk scores only the LAFH side): its page shows the game's standings over the period instead
+    (`standings`, as the members' standings page ranks them), with no payments and nobody owing anybody."""
 
     spec: GameSpec
     parties: list[PartyLine]
@@ -81,10 +88,32 @@ class Books:
     payments: list[PaymentLine] = field(default_factory=list)
     exact: bool = True
     method: str = ""
+    standings: list[Standing] = field(default_factory=list)
 
     @property
     def money(self) -> bool:
         return self.spec.unit == "cents"
+
+    @property
+    def ranked(self) -> list[Standing]:
+        return [line for line in self.standings if line.rank is not None]
+
+    @property
+    def unranked(self) -> list[Standing]:
+        return [line for line in self.standings if line.rank is None and not line.house]
+
+    @property
+    def house(self) -> list[Standing]:
+        return [line for line in self.standings if line.house]
+
+    @property
+    def columns(self) -> int:
+        return 7 if self.spec.ranked_by == "matches" else 5
+
+    @property
+    def minimum(self) -> int:
+        """The standings here rank everyone who played at least once (the standings page's minimum is its own)."""
+        return 1
 
     @property
     def period(self) -> bool:
@@ -127,7 +156,9 @@ def method_text(*, exact: bool) -> str:
 
 
 def _with_payments(books: Books) -> Books:
+    """Money: the payments that square the balances. Points: the standings over the same days instead."""
     if not books.money:
+        books.standings = standings(game=books.spec.key, start=books.start, end=books.end)
         return books
     plan = settling_plan({line.member_id: line.amount for line in books.parties})
     names = {line.member_id: str(HOUSE_SHORT) if line.house else line.name for line in books.parties}
@@ -153,9 +184,10 @@ def entries_after(*, game: str, through: int) -> int:
 
 
 def period_balances(*, game: str, start: date | None, end: date | None) -> Books:
-    """Over the club's days `start` to `end` (both included), whatever was settled: a summary, never settled."""
+    """Over the hands played on the club's days `start` to `end` (both included; `in_period`: the day played, not
+    the day booked), whatever was settled: a summary, never settled."""
     spec = registry.spec(game)
-    entries = club_days(LedgerEntry.objects.filter(game=game), "created_at", start, end)
+    entries = in_period(LedgerEntry.objects.filter(game=game), start, end)
     return _with_payments(Books(spec=spec, parties=_lines(sums(entries), spec.unit), start=start, end=end))
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 
-from django.db.models import Sum
+from django.db.models import F, Sum
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -17,9 +17,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
-from tables.ledger.selectors import EntryAmounts, club_days, money_text
+from tables.ledger.selectors import EntryAmounts, in_period, money_text, played_before
 from tables.models import InPersonRecord, LedgerEntry
-from tables.play.request_dates import calendar_day
 from tables.play.selectors import round_headline
 from tables.treasury.selectors.nights import row_numbers
 
@@ -142,19 +141,19 @@ def _result(entry: LedgerEntry, names: dict[int, list[str]]) -> str:
 
 def statement(*, member: User, game: str | None = None, start: date | None = None,
               end: date | None = None) -> Statement:
-    """The member's entries booked on the club's days `start` to `end`, one section per game they have a balance
-    or an entry in (just `game` when given), each opening with the balance from every earlier entry."""
+    """The member's entries of hands played on the club's days `start` to `end` (`in_period`: the day played, not
+    the day booked), in the order played, one section per game they have a balance or an entry in (just `game` when
+    given), each opening with the balance from every hand played before."""
     mine = LedgerEntry.objects.filter(member=member)
     if game:
         mine = mine.filter(game=game)
     opening: dict[str, int] = {}
     if start is not None:
-        before = club_days(mine, "created_at", None, calendar_day(start) - timedelta(days=1))
-        opening = {row["game"]: row["total"] or 0 for row in before.values("game").annotate(total=Sum("amount"))
-                   .order_by()}
-    entries = list(club_days(mine, "created_at", start, end)
+        opening = {row["game"]: row["total"] or 0 for row in played_before(mine, start).values("game")
+                   .annotate(total=Sum("amount")).order_by()}
+    entries = list(in_period(mine, start, end).annotate(day_played=F("played"))
                    .select_related("round__match__table", "in_person__night", "made_by")
-                   .order_by("created_at", "id"))
+                   .order_by("played", "created_at", "id"))
     names = _names_by_round({e.round_id for e in entries if e.round_id is not None})
     rows = row_numbers({e.in_person for e in entries if e.in_person_id is not None})
     replaced = set(InPersonRecord.objects.filter(
@@ -181,8 +180,8 @@ def statement(*, member: User, game: str | None = None, start: date | None = Non
 
 
 def members_in_period(*, game: str | None, start: date | None, end: date | None) -> list[User]:
-    """Everyone with an entry booked in the period (in `game`, when given), by name."""
-    entries = club_days(LedgerEntry.objects.filter(member__isnull=False), "created_at", start, end)
+    """Everyone with an entry of a hand played in the period (in `game`, when given), by name."""
+    entries = in_period(LedgerEntry.objects.filter(member__isnull=False), start, end)
     if game:
         entries = entries.filter(game=game)
     ids = entries.values_list("member_id", flat=True).distinct().order_by()

@@ -48,8 +48,8 @@ def everyone(request: HttpRequest) -> HttpResponse:
 
 # The statement is the member's, so its CSV speaks the reader's language in its header and its sentences; the
 # amounts stay machine-readable in every language (whole cents or points, and the "-$1.80" form): see machine_money.
-CSV_HEADER = [_("member"), _("username"), _("game"), _("unit"), _("booked_at"), _("where"), _("result"), _("kind"),
-              _("amount"), _("amount_shown"), _("balance"), _("balance_shown"), _("entry_id")]
+CSV_HEADER = [_("member"), _("username"), _("game"), _("unit"), _("played_on"), _("booked_at"), _("where"), _("result"),
+              _("kind"), _("amount"), _("amount_shown"), _("balance"), _("balance_shown"), _("entry_id")]
 
 
 def _csv_rows(found: Statement, *, opening: str) -> Any:
@@ -58,11 +58,11 @@ def _csv_rows(found: Statement, *, opening: str) -> Any:
     for section in found.games:
         unit = section.spec.unit
         yield [member.shown_name, member.username, section.spec.key, unit, found.start.isoformat()
-               if found.start else "", "", opening, "opening", "", "", section.opening,
+               if found.start else "", "", "", opening, "opening", "", "", section.opening,
                machine_money(section.opening, unit), ""]
         for row in section.rows:
             entry = row.entry
-            yield [member.shown_name, member.username, section.spec.key, unit,
+            yield [member.shown_name, member.username, section.spec.key, unit, row.played.isoformat(),
                    timezone.localtime(entry.created_at, zone).isoformat(), row.where, row.result,
                    row.marker or entry.kind, entry.amount, machine_money(entry.amount, unit), row.balance,
                    machine_money(row.balance, unit), entry.pk]
