@@ -111,7 +111,7 @@ def test_a_row_is_changed_in_place(laptop, club) -> None:
     assert changed.status_code == 302 and changed["Location"].endswith("#row-1")
     sheet = page_of(laptop, token)
     assert "Dan Smith alone took 95 points" in sheet and "Ann Smith with Ben Smith" not in sheet
-    assert "Changed by Tess" in sheet
+    assert "changed by Tess" in sheet
 
 
 def test_a_missed_hand_is_inserted_where_it_belongs(laptop, club) -> None:
