@@ -1,10 +1,10 @@
 """A treasurer's night entered on a laptop and a phone in turn, in real Chromium: the sheet is on the server.
 
-The laptop (1366x768) opens the sheet and types the first hands; the phone (390x844, touch), logged in on its own,
-finds the sheet under "Open sheets" and taps in more; the laptop carries on the same way, then the phone saves the
-night. The laptop's page, still open from before, saves too and is told the night was already saved: one night,
-every hand. Screenshots of the open sheets and the sheet on the phone are left in var/screenshots. The phone voids a hand (a misdeal): it stays on the sheet, numbered,
-and is not booked.
+The laptop (1366x768) opens the sheet and types the first hands, and its browser is closed; the phone (390x844,
+touch), logged in on its own, finds the sheet under "Open sheets", taps in more and voids a misdealt hand (it stays
+on the sheet, numbered, and is not booked); the laptop carries on the same way, then the phone saves the night. The
+laptop's page, still open from before, saves too and is told the night was already saved: one night, every hand.
+Screenshots of the open sheets and the sheet on the phone are left in var/screenshots.
 """
 
 from __future__ import annotations
