@@ -168,6 +168,25 @@ def night_sheet(request: HttpRequest, token: str) -> HttpResponse:
     return _page(request, "night_sheet.html", sheet_title(draft), **_sheet_context(request, draft, members))
 
 
+def _row_change(request: HttpRequest, draft: NightDraft, members: list[User], form: Any, change: Any,
+                **lazy: Any) -> tuple[bool, HttpResponse | None]:
+    """A row's form handed to its service (add, insert or change; `lazy` arguments are read from the valid form):
+    (True, None) done; (False, None) refused, the reason on the form and the draft re-read to show the sheet as it
+    is now; (False, answer) the sheet was signed off meanwhile, the answer pointing to its night."""
+    if not form.is_valid():
+        return False, None
+    try:
+        change(admin=request.user, draft=draft, version=_version(request), members=members, row=form.row(),
+               **{name: value() for name, value in lazy.items()})
+    except service.SheetSignedOff as error:
+        return False, _to_night(request, error.night)
+    except TableError as error:
+        form.add_error(None, str(error))
+        draft.refresh_from_db()
+        return False, None
+    return True, None
+
+
 @staff_member_required
 @require_POST
 def night_row(request: HttpRequest, token: str) -> HttpResponse:
@@ -180,19 +199,10 @@ def night_row(request: HttpRequest, token: str) -> HttpResponse:
     members = sheet_members(draft.seats)
     form = row_form(draft.game, request.POST, members=members)
     inserting = request.POST.get("insert") == "1"
-    added = False
-    if form.is_valid():
-        add = service.insert_row if inserting else service.add_row
-        try:
-            add(admin=request.user, draft=draft, version=_version(request), members=members, row=form.row(),
-                number=form.number())
-        except service.SheetSignedOff as error:
-            return _to_night(request, error.night)
-        except TableError as error:
-            form.add_error(None, str(error))
-            draft.refresh_from_db()
-        else:
-            added = True
+    add = service.insert_row if inserting else service.add_row
+    added, answer = _row_change(request, draft, members, form, add, number=form.number)
+    if answer is not None:
+        return answer
     if not request.headers.get("HX-Request"):  # without script: the whole sheet again
         if added:
             return redirect(reverse("treasury_night_sheet", args=[token]) + "#entry")
@@ -212,17 +222,12 @@ def night_row_change(request: HttpRequest, token: str, number: int) -> HttpRespo
         return _to_night(request, draft.night)
     members = sheet_members(draft.seats)
     form = row_form(draft.game, request.POST, members=members, prefix="edit")
-    if form.is_valid():
-        try:
-            service.change_row(admin=request.user, draft=draft, version=_version(request), members=members,
-                               number=number, row=form.row(), new_number=form.number())
-        except service.SheetSignedOff as error:
-            return _to_night(request, error.night)
-        except TableError as error:
-            form.add_error(None, str(error))
-            draft.refresh_from_db()
-        else:
-            return _to_sheet(request, draft, f"row-{form.number() or number}")
+    changed, answer = _row_change(request, draft, members, form, service.change_row, number=lambda: number,
+                                  new_number=form.number)
+    if answer is not None:
+        return answer
+    if changed:
+        return _to_sheet(request, draft, f"row-{form.number() or number}")
     return _page(request, "night_sheet.html", sheet_title(draft), status=400,
                  **_sheet_context(request, draft, members, edit={"number": number, "form": form}))
 
