@@ -63,9 +63,9 @@ def world(make_member, settings) -> dict[str, Any]:
                                     picker_points=70, stake_cents=50)
     sheet = nights.open_sheet(admin=boss, game="sheepshead", played_on=None, players=[ann, ben, cat],
                               stake_cents=100)
-    nights.add_row(admin=boss, sheet=sheet, members=[ann, ben, cat],
+    nights.add_row(admin=boss, draft=sheet, version=sheet.version, members=[ann, ben, cat],
                    row={"picker": str(ann.pk), "partner": "", "points": "70"})
-    night = nights.save_night(admin=boss, sheet=sheet, members=[ann, ben, cat]).night
+    night = nights.save_night(admin=boss, draft=sheet, version=sheet.version, members=[ann, ben, cat]).night
     line = chat.post_line(author=ann, table_id=None, text="hello")
     Season.objects.create(name="Spring", starts="2026-03-01", ends="2026-05-31")
     staff = client_for(boss)
@@ -73,7 +73,7 @@ def world(make_member, settings) -> dict[str, Any]:
         "game": "sheepshead", "played_on": "2026-05-01", "stake_cents": "100", "seat_1": "ann", "seat_2": "ben",
         "seat_3": "cat"})
     token = opened["Location"].rstrip("/").rsplit("/", 1)[-1]
-    staff.post(reverse("treasury_night_row", args=[token]), {"picker": str(ann.pk), "points": "61"})
+    staff.post(reverse("treasury_night_row", args=[token]), {"picker": str(ann.pk), "points": "61", "version": "1"})
     values = {
         "code": table.code, "round_id": str(Round.objects.filter(match__table=table).first().pk),
         "record_id": str(record.pk), "night_id": str(night.pk), "token": token, "number": "1",

@@ -45,13 +45,13 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     if (document.getElementById("entry")) { focusEntry(); }
-    var save = document.getElementById("save-form");
-    if (save) {
-      // A second click while the first save is on its way would only be told "already saved"; spare the wait.
-      save.addEventListener("submit", function () {
-        var button = document.getElementById("save-night");
-        window.setTimeout(function () { button.disabled = true; }, 0);
-      });
-    }
+  });
+
+  // A second click while the first save is on its way would only be told "already saved"; spare the wait. The
+  // save form is swapped after every hand (it carries the sheet's version), so its submit is listened for here.
+  document.addEventListener("submit", function (event) {
+    if (!event.target || event.target.id !== "save-form") { return; }
+    var button = document.getElementById("save-night");
+    window.setTimeout(function () { if (button) { button.disabled = true; } }, 0);
   });
 })();

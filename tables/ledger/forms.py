@@ -7,6 +7,7 @@ services' business, so the same refusals reach the admin form, the tests and any
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -27,6 +28,11 @@ _SPLIT = re.compile(r"[\s,;]+")
 
 def split_words(text: str) -> list[str]:
     return [word for word in _SPLIT.split(text or "") if word]
+
+
+def field_list(labels: Sequence[Any]) -> str:
+    """Fields named in a refusal by their labels, each quoted: “Partner”, “Picker's points”."""
+    return ", ".join(f"“{label}”" for label in labels)
 
 
 class PeriodForm(forms.Form):
@@ -155,6 +161,23 @@ class SheepsheadResultForm(forms.Form):
         super().__init__(*args, **kwargs)
         seat_fields(self, "player", self.SEATS, label=_("Player"))
         self.order_fields(self.field_order)
+
+    def clean(self) -> dict[str, Any]:
+        """Refuses fields the chosen kind has no use for, naming them, rather than recording the kind and silently
+        dropping what else was typed (a leaster with a picker's points, a picked hand with leaster scores)."""
+        data = super().clean()
+        leaster = data.get("kind") == "leaster"
+        unused = ["picker", "partner", "picker_points"] if leaster else ["leaster_points", "leaster_tricks"]
+        named = [self.fields[name].label for name in unused if str(self.data.get(self.add_prefix(name)) or "").strip()]
+        if named and leaster:
+            raise forms.ValidationError(gettext("A leaster has no picker: leave %(fields)s empty, or choose "
+                                                "“%(kind)s”.") % {"fields": field_list(named),
+                                                                  "kind": self.KIND_CHOICES[0][1]})
+        if named:
+            raise forms.ValidationError(gettext("A picked hand is no leaster: leave %(fields)s empty, or choose "
+                                                "“%(kind)s”.") % {"fields": field_list(named),
+                                                                  "kind": self.KIND_CHOICES[1][1]})
+        return data
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data

@@ -12,6 +12,7 @@ from tables.models.club import (
     RatingChange,
     Season,
 )
+from tables.models.drafts import DraftRow, NightDraft
 from tables.models.ledger import ClubNight, EntryIsFinal, InPersonRecord, LedgerEntry, NightPayment, Settlement
 from tables.models.play import Match, Move, Round, Seat, Table, game_choices, new_table_code
 from tables.models.presence import Presence, TableSocket
@@ -22,5 +23,6 @@ __all__ = [
     "Match", "Move", "Presence", "QueueRequest", "Rematch", "Round", "Seat", "Table", "TableSocket", "game_choices",
     "new_table_code",
 ]
+__all__ += ["DraftRow", "NightDraft"]
 __all__ += ["ClubNight", "EntryIsFinal", "InPersonRecord", "LedgerEntry", "NightPayment", "Settlement"]
 __all__ += ["ChatMessage", "ChatMute", "Invitation", "MatchPlace", "MatchResult", "Rating", "RatingChange", "Season"]

@@ -170,6 +170,7 @@ PAGES = [
     Page("books", "statement", after_a_round(lambda done, me: reverse("treasury_statement"), staff=True)),
     Page("books", "nights", after_a_round(lambda done, me: reverse("treasury_nights"), staff=True)),
     Page("books", "night-new", after_a_round(lambda done, me: reverse("treasury_night_new"), staff=True)),
+    Page("books", "open-sheets", after_a_round(lambda done, me: reverse("treasury_open_sheets"), staff=True)),
     Page("books", "admin-sheepshead-hand", after_a_round(
         lambda done, me: reverse("admin:tables_inpersonrecord_sheepshead"), staff=True)),
     Page("books", "admin-hawk-round", after_a_round(lambda done, me: reverse("admin:tables_inpersonrecord_hawk"),

@@ -22,7 +22,7 @@ from tables.ledger.forms import BONUS_NAMES
 from tables.ledger.services.inperson import GAMES
 from tables.play.request_dates import ClubDayField
 from tables.play.request_numbers import WholeNumberField
-from tables.treasury.services.nights import LEASTER
+from tables.treasury.services.nights import FIELD_LABELS, LEASTER, MAX_NUMBER, NightError, check_row_fields
 
 BONUSES = BONUS_NAMES
 MOST_SEATS = max(game.players[1] for game in GAMES.values())
@@ -98,14 +98,36 @@ def _player_choices(members: Sequence[User]) -> list[tuple[str, str]]:
 
 
 class _RowForm(forms.Form):
-    """One hand's row; `row()` is what the sheet keeps (text and member ids, re-checked at saving)."""
+    """One hand's row; `row()` is what the sheet keeps (text and member ids, re-checked at saving), and `number()`
+    the paper's number for it (empty: the service gives the next one). Contradictory fields are refused here, by
+    the service's own check (it checks again whenever the row is priced), so the form's errors name them."""
+
+    game = ""
 
     def __init__(self, *args: Any, members: Sequence[User], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.members = list(members)
 
+    def add_number_field(self) -> None:
+        """The paper's number for this hand, last in the row so the keyboard's path through a hand is unchanged."""
+        self.fields["number"] = WholeNumberField(
+            required=False, min_value=1, max_value=MAX_NUMBER, label=_("No. on the paper"),
+            widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": MAX_NUMBER,
+                                            "class": "row-number-input"}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        try:
+            check_row_fields(game=self.game, row=self.row())
+        except NightError as error:
+            raise forms.ValidationError(str(error)) from None
+        return data
+
     def row(self) -> dict[str, Any]:
-        return {name: value for name, value in self.cleaned_data.items()}
+        return {name: value for name, value in self.cleaned_data.items() if name != "number"}
+
+    def number(self) -> int | None:
+        return self.cleaned_data.get("number")
 
 
 def _choose(choices: list[tuple[str, Any]], label: Any) -> forms.CharField:
@@ -118,6 +140,8 @@ class SheepsheadRowForm(_RowForm):
     """A Sheepshead hand; the night's house rules add their own boxes: who dealt (and sat out), cracked and
     re-cracked, and whether the losing side took no trick (schwarz by tricks)."""
 
+    game = "sheepshead"
+
     def __init__(self, *args: Any, members: Sequence[User], house: HouseRules | None = None, **kwargs: Any) -> None:
         super().__init__(*args, members=members, **kwargs)
         house = house or HouseRules()
@@ -125,17 +149,17 @@ class SheepsheadRowForm(_RowForm):
         if house.dealer_sits_out:
             self.fields["dealer"] = _choose([("", _("— dealer —")), *players], _("Dealer (sits out)"))
         self.fields["picker"] = _choose([("", _("— picker —")), *players, (LEASTER, _("Leaster (nobody picked)"))],
-            _("Picker"))
+            FIELD_LABELS["picker"])
         if len(self.members) >= 5:
-            self.fields["partner"] = _choose([("", _("— alone —")), *players], _("Partner"))
+            self.fields["partner"] = _choose([("", _("— alone —")), *players], FIELD_LABELS["partner"])
         self.fields["points"] = forms.CharField(
-            required=False, max_length=10, label=_("Picker's points"),
+            required=False, max_length=10, label=FIELD_LABELS["points"],
             widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 4, "autocomplete": "off"}))
         self.fields["leaster_points"] = forms.CharField(
-            required=False, max_length=60, label=_("Leaster: points"),
+            required=False, max_length=60, label=FIELD_LABELS["leaster_points"],
             widget=forms.TextInput(attrs={"placeholder": _("each player's, seat order"), "autocomplete": "off"}))
         self.fields["leaster_tricks"] = forms.CharField(
-            required=False, max_length=60, label=_("Leaster: tricks"),
+            required=False, max_length=60, label=FIELD_LABELS["leaster_tricks"],
             widget=forms.TextInput(attrs={"placeholder": _("each player's, seat order"), "autocomplete": "off"}))
         if house.players_change:
             self.fields["away"] = forms.MultipleChoiceField(
@@ -152,13 +176,15 @@ class SheepsheadRowForm(_RowForm):
 
 
 class HawkRowForm(_RowForm):
+    game = "hawk"
+
     def __init__(self, *args: Any, members: Sequence[User], **kwargs: Any) -> None:
         super().__init__(*args, members=members, **kwargs)
         players = _player_choices(self.members)
-        self.fields["lafh_1"] = _choose([("", _("— LAFH —")), *players], _("LAFH (first trick)"))
+        self.fields["lafh_1"] = _choose([("", _("— LAFH —")), *players], FIELD_LABELS["lafh_1"])
         if len(self.members) >= 4:
-            self.fields["lafh_2"] = _choose([("", _("— solo —")), *players], _("LAFH (last trick)"))
-            self.fields["solo"] = forms.BooleanField(required=False, label=_("Solo"))
+            self.fields["lafh_2"] = _choose([("", _("— solo —")), *players], FIELD_LABELS["lafh_2"])
+            self.fields["solo"] = forms.BooleanField(required=False, label=FIELD_LABELS["solo"])
         self.fields["lafh_pips"] = forms.CharField(
             required=False, max_length=10, label=_("LAFH pips"),
             widget=forms.TextInput(attrs={"inputmode": "numeric", "size": 4, "autocomplete": "off"}))
@@ -173,8 +199,20 @@ class HawkRowForm(_RowForm):
 
 
 def row_form(game: str, data: Any = None, *, members: Sequence[User], house: HouseRules | None = None,
-             initial: dict[str, Any] | None = None) -> _RowForm:
-    """The row of this game's sheet; a Sheepshead row asks what the night's house rules (`house`) need."""
+             numbered: bool = True, initial: dict[str, Any] | None = None, prefix: str | None = None) -> _RowForm:
+    """The row form of the sheet's game; a Sheepshead row asks what the night's house rules (`house`) need;
+    `numbered` adds the paper's number box (last)."""
+    form: _RowForm
     if game == "sheepshead":
-        return SheepsheadRowForm(data, members=members, house=house, initial=initial)
-    return HawkRowForm(data, members=members)
+        form = SheepsheadRowForm(data, members=members, house=house, initial=initial, prefix=prefix)
+    else:
+        form = HawkRowForm(data, members=members, initial=initial, prefix=prefix)
+    if numbered:
+        form.add_number_field()
+    return form
+
+
+class VoidForm(forms.Form):
+    """Why a hand is voided; may stay empty."""
+
+    reason = forms.CharField(required=False, max_length=200, label=_("Reason (optional)"))

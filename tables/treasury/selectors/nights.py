@@ -23,7 +23,7 @@ from rules.engine.sheepshead.house import NIGHT_OPTIONS
 from tables.i18n import say
 from tables.ledger import summaries
 from tables.ledger.selectors import money_text
-from tables.models import ClubNight, InPersonRecord, LedgerEntry
+from tables.models import ClubNight, DraftRow, InPersonRecord, LedgerEntry, NightDraft
 
 
 def unit_of(game: str) -> str:
@@ -42,6 +42,39 @@ def sheet_members(seats: Sequence[int]) -> list[User]:
 
 def night_for_token(token: str) -> ClubNight | None:
     return ClubNight.objects.filter(token=token).first()
+
+
+def draft_for_token(token: str) -> NightDraft | None:
+    return NightDraft.objects.select_related("created_by", "updated_by", "signed_off_by", "night").filter(
+        token=token).first()
+
+
+def draft_rows(draft: NightDraft) -> list[DraftRow]:
+    """The sheet's rows in the paper's order, with who entered and changed each."""
+    return list(draft.rows.select_related("entered_by", "changed_by").order_by("number"))
+
+
+@dataclass(frozen=True)
+class OpenSheet:
+    draft: NightDraft
+    players: list[User]
+    hands: int  # hands that count (voided ones apart)
+    voided: int
+
+
+def open_sheets() -> list[OpenSheet]:
+    """Every sheet not signed off yet, the most recently changed first, with its players and hands so far."""
+    drafts = list(NightDraft.objects.filter(night__isnull=True).select_related("created_by", "updated_by")
+                  .annotate(hands=Count("rows", filter=Q(rows__void=False)),
+                            voided=Count("rows", filter=Q(rows__void=True)))
+                  .order_by("-updated_at", "-id")[:200])
+    found = User.objects.in_bulk({pk for d in drafts for pk in d.seats})
+    return [OpenSheet(draft=d, players=[found[pk] for pk in d.seats if pk in found], hands=d.hands,
+                      voided=d.voided) for d in drafts]
+
+
+def open_sheet_count() -> int:
+    return NightDraft.objects.filter(night__isnull=True).count()
 
 
 def nights() -> QuerySet[ClubNight]:

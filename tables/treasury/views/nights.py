@@ -1,10 +1,11 @@
-"""The club night's pages: open a sheet, enter hands row by row (htmx), save the night, see saved nights.
+"""The club night's pages: open a sheet, enter hands row by row (htmx), change, insert and void rows, sign the night
+off, list the open sheets and the saved nights.
 
-An unsaved sheet lives in the treasurer's session (keyed by its token), not in the page: a tablet that reloads or
-drops a background tab, or a slip of the finger on reload, must not cost an evening's hands. The session is the
-server's (cached database sessions), so the sheet survives a reload and a browser restart on the same login; it is
-gone when the treasurer logs out, and it is not shared with another device. Every row is priced again whenever the
-sheet is shown and again on saving, so nothing in the session is trusted as a price.
+A sheet being entered is a draft on the server (tables.treasury.services.nights), not in the page or the session:
+a closed browser loses nothing, and any staff member carries on from any device through "Open sheets". Every form
+that changes the sheet carries the version it was shown at; a change made on a page another device has changed
+since is refused with the reason and the sheet as it is now. Every row is priced again whenever the sheet is shown
+and again on saving, so nothing stored is trusted as a price.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin.views.decorators import staff_member_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -27,39 +28,43 @@ from rules.engine import registry
 from rules.engine.sheepshead.house import HouseRules, house_rules
 from tables.ledger.selectors import dollars_text
 from tables.ledger.services.inperson import InPersonError, Priced
-from tables.models import ClubNight, InPersonRecord
+from tables.models import ClubNight, InPersonRecord, NightDraft
+from tables.play.request_numbers import whole_number
 from tables.play.services.errors import TableError
-from tables.treasury.forms.nights import OpenNightForm, row_form
+from tables.treasury.forms.nights import OpenNightForm, VoidForm, row_form
 from tables.treasury.selectors.nights import (
     cells,
+    draft_for_token,
+    draft_rows,
     headline,
     house_rule_lines,
-    night_for_token,
     night_hands,
     nights,
+    open_sheet_count,
+    open_sheets,
     sheet_members,
     totals,
 )
 from tables.treasury.services import nights as service
 
-SESSION_KEY = "treasury_nights"
+
+def sheet_house(draft: NightDraft) -> HouseRules:
+    """The house rules the sheet was opened with (a sheet's options were checked when it was opened)."""
+    return house_rules(draft.options) if draft.game == "sheepshead" else HouseRules()
 
 
-def next_row_initial(sheet: service.Sheet) -> dict[str, Any]:
+def next_row_initial(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The next row starts with the last row's players away: who has not come yet, or has gone, stays so until the
     treasurer says otherwise."""
-    return {"away": list(sheet.rows[-1].get("away") or [])} if sheet.rows else {}
+    return {"away": list(rows[-1]["row"].data.get("away") or [])} if rows else {}
 
 
-def sheet_house(sheet: service.Sheet) -> HouseRules:
-    """The house rules the sheet was opened with (a sheet's options were checked when it was opened)."""
-    return house_rules(sheet.options) if sheet.game == "sheepshead" else HouseRules()
 ALREADY_SAVED = _("This sheet was already saved: here is its night. Nothing more was recorded.")
 
 
-def sheet_title(sheet: service.Sheet) -> str:
-    return gettext("Score sheet: %(game)s, %(day)s") % {"game": registry.spec(sheet.game).title,
-                                                         "day": date_format(sheet.played_on)}
+def sheet_title(draft: NightDraft) -> str:
+    return gettext("Score sheet: %(game)s, %(day)s") % {"game": registry.spec(draft.game).title,
+                                                         "day": date_format(draft.played_on)}
 
 
 def _page(request: HttpRequest, template: str, title: str, status: int = 200, **context: Any) -> TemplateResponse:
@@ -69,31 +74,16 @@ def _page(request: HttpRequest, template: str, title: str, status: int = 200, **
     }, status=status)
 
 
-def _sheets(request: HttpRequest) -> dict[str, Any]:
-    return request.session.get(SESSION_KEY) or {}
-
-
-def _keep(request: HttpRequest, sheet: service.Sheet) -> None:
-    sheets = _sheets(request)
-    sheets[sheet.token] = sheet.as_data()
-    request.session[SESSION_KEY] = sheets
-
-
-def _forget(request: HttpRequest, token: str) -> None:
-    sheets = _sheets(request)
-    if sheets.pop(token, None) is not None:
-        request.session[SESSION_KEY] = sheets
-
-
-def _open_sheet(request: HttpRequest, token: str) -> service.Sheet | None:
-    data = _sheets(request).get(token)
-    return service.Sheet.from_data(data) if data else None
+@staff_member_required
+def night_list(request: HttpRequest) -> TemplateResponse:
+    return _page(request, "nights.html", gettext("Club nights"), nights=nights()[:200],
+                 open_count=open_sheet_count())
 
 
 @staff_member_required
-def night_list(request: HttpRequest) -> TemplateResponse:
-    open_sheets = [service.Sheet.from_data(d) for d in _sheets(request).values()]
-    return _page(request, "nights.html", gettext("Club nights"), nights=nights()[:200], open_sheets=open_sheets)
+def sheets_open(request: HttpRequest) -> TemplateResponse:
+    """Every sheet not signed off yet, whoever opened it: any staff member may carry on with any of them."""
+    return _page(request, "sheets_open.html", gettext("Open sheets"), sheets=open_sheets())
 
 
 @staff_member_required
@@ -102,58 +92,73 @@ def night_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            sheet = service.open_sheet(admin=request.user, game=data["game"], played_on=data["played_on"],
+            draft = service.open_sheet(admin=request.user, game=data["game"], played_on=data["played_on"],
                                        players=form.players(), stake_cents=data.get("stake_cents"),
                                        note=data.get("note") or "", house=form.house())
         except TableError as error:
             form.add_error(None, str(error))
         else:
-            _keep(request, sheet)
-            return redirect("treasury_night_sheet", token=sheet.token)
+            return redirect("treasury_night_sheet", token=draft.token)
     return _page(request, "night_new.html", gettext("Open a club night's score sheet"), form=form)
 
 
-def _priced_rows(sheet: service.Sheet, members: list[User]) -> list[dict[str, Any]]:
-    """Every row of the sheet with its price, or the reason it no longer prices (shown on the row)."""
+def _priced_rows(draft: NightDraft, members: list[User]) -> list[dict[str, Any]]:
+    """Every row of the sheet with its price, or the reason it no longer prices (shown on the row); a voided row
+    is not priced: it counts nothing."""
     rows = []
-    for number, row in enumerate(sheet.rows, 1):
-        try:
-            priced: Priced | None = service.price_row(sheet=sheet, members=members, row=row)
-            problem = ""
-        except InPersonError as error:
-            priced, problem = None, str(error)
-        rows.append({"number": number, "priced": priced, "problem": problem,
+    for row in draft_rows(draft):
+        priced: Priced | None = None
+        problem = ""
+        if not row.void:
+            try:
+                priced = service.price_row(draft=draft, members=members, row=row.data)
+            except InPersonError as error:
+                problem = str(error)
+        rows.append({"number": row.number, "row": row, "priced": priced, "problem": problem,
                      "headline": headline(priced.summary) if priced else "",
-                     "cells": cells(members, service.seat_amounts(members=members, priced=priced), sheet.game)
+                     "cells": cells(members, service.seat_amounts(members=members, priced=priced), draft.game)
                      if priced else []})
     return rows
 
 
-def _sheet_context(sheet: service.Sheet, members: list[User], form: Any = None) -> dict[str, Any]:
-    rows = _priced_rows(sheet, members)
+def _version(request: HttpRequest) -> int | None:
+    return whole_number(request.POST.get("version"), low=1)
+
+
+def _sheet_context(request: HttpRequest, draft: NightDraft, members: list[User], form: Any = None,
+                   **extra: Any) -> dict[str, Any]:
+    rows = _priced_rows(draft, members)
     good = [[c.amount for c in r["cells"]] for r in rows if r["priced"] is not None]
+    next_number = max((r["number"] for r in rows), default=0) + 1
+    insert = whole_number(request.GET.get("insert"), low=1, high=service.MAX_NUMBER)
+    house = sheet_house(draft)
+    if form is None:
+        form = row_form(draft.game, members=members, house=house,
+                        initial={**next_row_initial(rows), "number": insert or next_number})
+    edit = extra.pop("edit", None)
+    if edit is None and (asked := whole_number(request.GET.get("edit"), low=1)) is not None:
+        edit = next((r for r in rows if r["number"] == asked), None)
+        if edit is not None:
+            edit = {"number": asked, "form": row_form(draft.game, members=members, house=house, prefix="edit",
+                                                      initial={**edit["row"].data, "number": asked})}
+    inserting = extra.pop("inserting", insert is not None)
     return {
-        "sheet": sheet, "members": members, "rows": rows, "totals": totals(members, good, sheet.game),
-        "form": form if form is not None else row_form(sheet.game, members=members, house=sheet_house(sheet),
-                                                       initial=next_row_initial(sheet)),
-        "house_rules": house_rule_lines(sheet.options),
-        "next_number": len(sheet.rows) + 1, "game_title": registry.spec(sheet.game).title,
-        "stake_text": dollars_text(sheet.options["stake_cents"],
-            signed=False) if "stake_cents" in sheet.options else "",
+        "draft": draft, "sheet": draft, "members": members, "rows": rows, "totals": totals(members, good, draft.game),
+        "counted": len(good), "form": form, "next_number": form["number"].value() or next_number,
+        "inserting": inserting, "edit": edit, "void_form": VoidForm(),
+        "house_rules": house_rule_lines(draft.options),
+        "game_title": registry.spec(draft.game).title, "read_only": draft.signed_off,
+        "stake_text": dollars_text(draft.options["stake_cents"],
+            signed=False) if "stake_cents" in draft.options else "",
+        **extra,
     }
 
 
-def _sheet_or_saved(request: HttpRequest, token: str) -> tuple[service.Sheet | None, HttpResponse | None]:
-    """The open sheet, or the answer when there is none: the night it became, or back to opening one."""
-    if (night := night_for_token(token)) is not None:
-        messages.info(request, ALREADY_SAVED)
-        return None, _redirect_htmx(request, reverse("treasury_night", args=[night.pk]))
-    sheet = _open_sheet(request, token)
-    if sheet is None:
-        messages.error(request, gettext("That score sheet is not open in your session (it was saved, or you logged "
-                                        "out since); open the night again."))
-        return None, _redirect_htmx(request, reverse("treasury_night_new"))
-    return sheet, None
+def _draft(token: str) -> NightDraft:
+    draft = draft_for_token(token)
+    if draft is None:
+        raise Http404(gettext("There is no such score sheet."))
+    return draft
 
 
 def _redirect_htmx(request: HttpRequest, url: str) -> HttpResponse:
@@ -164,84 +169,136 @@ def _redirect_htmx(request: HttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
+def _to_night(request: HttpRequest, night: ClubNight) -> HttpResponse:
+    messages.info(request, ALREADY_SAVED)
+    return _redirect_htmx(request, reverse("treasury_night", args=[night.pk]))
+
+
+def _to_sheet(request: HttpRequest, draft: NightDraft, anchor: str = "entry") -> HttpResponse:
+    return _redirect_htmx(request, reverse("treasury_night_sheet", args=[draft.token]) + f"#{anchor}")
+
+
 @staff_member_required
 def night_sheet(request: HttpRequest, token: str) -> HttpResponse:
-    sheet, answer = _sheet_or_saved(request, token)
-    if sheet is None:
-        return answer  # type: ignore[return-value]
-    members = sheet_members(sheet.seats)
-    return _page(request, "night_sheet.html", sheet_title(sheet),
-                 **_sheet_context(sheet, members))
+    """The sheet: open, to enter and change hands; signed off, read-only with a link to its night."""
+    draft = _draft(token)
+    members = sheet_members(draft.seats)
+    return _page(request, "night_sheet.html", sheet_title(draft), **_sheet_context(request, draft, members))
+
+
+def _row_change(request: HttpRequest, draft: NightDraft, members: list[User], form: Any, change: Any,
+                **lazy: Any) -> tuple[bool, HttpResponse | None]:
+    """A row's form handed to its service (add, insert or change; `lazy` arguments are read from the valid form):
+    (True, None) done; (False, None) refused, the reason on the form and the draft re-read to show the sheet as it
+    is now; (False, answer) the sheet was signed off meanwhile, the answer pointing to its night."""
+    if not form.is_valid():
+        return False, None
+    try:
+        change(admin=request.user, draft=draft, version=_version(request), members=members, row=form.row(),
+               **{name: value() for name, value in lazy.items()})
+    except service.SheetSignedOff as error:
+        return False, _to_night(request, error.night)
+    except TableError as error:
+        form.add_error(None, str(error))
+        draft.refresh_from_db()
+        return False, None
+    return True, None
 
 
 @staff_member_required
 @require_POST
 def night_row(request: HttpRequest, token: str) -> HttpResponse:
-    """Checks one hand; a good one joins the sheet and comes back priced with the new totals and an empty row for
-    the next hand, a bad one comes back as typed with the reason on it. Nothing is written to the books."""
-    sheet, answer = _sheet_or_saved(request, token)
-    if sheet is None:
-        return answer  # type: ignore[return-value]
-    members = sheet_members(sheet.seats)
-    form = row_form(sheet.game, request.POST, members=members, house=sheet_house(sheet))
-    added = False
-    if form.is_valid():
-        try:
-            service.add_row(admin=request.user, sheet=sheet, members=members, row=form.row())
-        except TableError as error:
-            form.add_error(None, str(error))
-        else:
-            _keep(request, sheet)
-            added = True
+    """Checks one hand; a good one joins the sheet (at the next number, the number typed, or inserted before the row
+    holding it) and the sheet comes back with the new totals and an empty row for the next hand, a bad one comes
+    back as typed with the reason on it. Nothing is written to the books."""
+    draft = _draft(token)
+    if draft.night is not None:
+        return _to_night(request, draft.night)
+    members = sheet_members(draft.seats)
+    form = row_form(draft.game, request.POST, members=members, house=sheet_house(draft))
+    inserting = request.POST.get("insert") == "1"
+    add = service.insert_row if inserting else service.add_row
+    added, answer = _row_change(request, draft, members, form, add, number=form.number)
+    if answer is not None:
+        return answer
     if not request.headers.get("HX-Request"):  # without script: the whole sheet again
         if added:
             return redirect(reverse("treasury_night_sheet", args=[token]) + "#entry")
-        return _page(request, "night_sheet.html", sheet_title(sheet),
-                     **_sheet_context(sheet, members, form=form))
-    context = _sheet_context(sheet, members, form=None if added else form)
-    context.update(added=added, added_row=context["rows"][-1] if added else None)
+        return _page(request, "night_sheet.html", sheet_title(draft), status=400,
+                     **_sheet_context(request, draft, members, form=form, inserting=inserting))
+    context = _sheet_context(request, draft, members, form=None if added else form,
+                             inserting=not added and inserting)
     return TemplateResponse(request, "tables/treasury/night_sheet.html#row_answer", context)
 
 
 @staff_member_required
 @require_POST
-def night_row_remove(request: HttpRequest, token: str, number: int) -> HttpResponse:
-    sheet, answer = _sheet_or_saved(request, token)
-    if sheet is None:
-        return answer  # type: ignore[return-value]
+def night_row_change(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """Hand `number` typed again in place; refused, the sheet comes back with the row's form and the reason."""
+    draft = _draft(token)
+    if draft.night is not None:
+        return _to_night(request, draft.night)
+    members = sheet_members(draft.seats)
+    form = row_form(draft.game, request.POST, members=members, house=sheet_house(draft), prefix="edit")
+    changed, answer = _row_change(request, draft, members, form, service.change_row, number=lambda: number,
+                                  new_number=form.number)
+    if answer is not None:
+        return answer
+    if changed:
+        return _to_sheet(request, draft, f"row-{form.number() or number}")
+    return _page(request, "night_sheet.html", sheet_title(draft), status=400,
+                 **_sheet_context(request, draft, members, edit={"number": number, "form": form}))
+
+
+def _row_action(request: HttpRequest, token: str, number: int, act: Any, **kwargs: Any) -> HttpResponse:
+    """A change to one row without a form of its own (void, count again, remove): done, or the reason said."""
+    draft = _draft(token)
+    if draft.night is not None:
+        return _to_night(request, draft.night)
     try:
-        service.remove_row(admin=request.user, sheet=sheet, number=number)
+        act(admin=request.user, draft=draft, version=_version(request), number=number, **kwargs)
+    except service.SheetSignedOff as error:
+        return _to_night(request, error.night)
     except TableError as error:
         messages.error(request, str(error))
-    else:
-        _keep(request, sheet)
-    return _redirect_htmx(request, reverse("treasury_night_sheet", args=[token]) + "#entry")
+    return _to_sheet(request, draft, f"row-{number}")
+
+
+@staff_member_required
+@require_POST
+def night_row_void(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    form = VoidForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    return _row_action(request, token, number, service.void_row, void=request.POST.get("void") != "0",
+                       reason=reason)
+
+
+@staff_member_required
+@require_POST
+def night_row_remove(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    return _row_action(request, token, number, service.remove_row)
 
 
 @staff_member_required
 @require_POST
 def night_save(request: HttpRequest, token: str) -> HttpResponse:
-    if (night := night_for_token(token)) is not None:
-        _forget(request, token)
-        messages.info(request, ALREADY_SAVED)
-        return redirect("treasury_night", night_id=night.pk)
-    sheet, answer = _sheet_or_saved(request, token)
-    if sheet is None:
-        return answer  # type: ignore[return-value]
-    members = sheet_members(sheet.seats)
+    """Signs the sheet off (books it once); from a second device, or a second click: "already saved"."""
+    draft = _draft(token)
+    members = sheet_members(draft.seats)
     try:
-        saved = service.save_night(admin=request.user, sheet=sheet, members=members)
+        saved = service.save_night(admin=request.user, draft=draft, version=_version(request), members=members)
+    except service.StaleSheet as error:
+        messages.error(request, str(error))
+        return _to_sheet(request, draft, "save-form")
     except TableError as error:
-        return _page(request, "night_sheet.html",
-                     sheet_title(sheet),
-                     save_error=str(error), **_sheet_context(sheet, members), status=400)
-    _forget(request, token)
-    if saved.created:
-        messages.success(request, ngettext("Saved: %(count)s hand of this night is in the ledger.",
-                                           "Saved: %(count)s hands of this night are in the ledger.",
-                                           len(sheet.rows)) % {"count": len(sheet.rows)})
-    else:
-        messages.info(request, ALREADY_SAVED)
+        return _page(request, "night_sheet.html", sheet_title(draft), save_error=str(error), status=400,
+                     **_sheet_context(request, draft, members))
+    if not saved.created:
+        return _to_night(request, saved.night)
+    count = saved.night.hands.count()
+    messages.success(request, ngettext("Saved: %(count)s hand of this night is in the ledger.",
+                                       "Saved: %(count)s hands of this night are in the ledger.",
+                                       count) % {"count": count})
     return redirect("treasury_night", night_id=saved.night.pk)
 
 
@@ -251,6 +308,7 @@ def night_detail(request: HttpRequest, night_id: int) -> TemplateResponse:
     members, hands, grand = night_hands(night)
     stake = (night.options or {}).get("stake_cents")
     return _page(request, "night_detail.html", str(night), night=night, members=members, hands=hands, totals=grand,
+                 sheet=NightDraft.objects.filter(night=night).first(),
                  stake_text=dollars_text(stake, signed=False) if stake else "",
                  house_rules=house_rule_lines(night.options or {}),
                  game_title=registry.spec(night.game).title)

@@ -69,3 +69,17 @@ def seeded_sheepshead_hands(seed: int, count: int, players: int, stake_cents: in
                                   stake_cents=stake_cents)
         hands.append(SeededHand(picker, partner, points, None, None, money))
     return hands
+
+
+def sheet_version(token: str) -> int:
+    """The version of the sheet as the database has it: what a page loaded now would send with a change."""
+    from tables.models import NightDraft
+
+    return NightDraft.objects.get(token=token).version
+
+
+def sheet_rows(token: str) -> list[dict[str, Any]]:
+    """The rows of the sheet as stored (data as typed), in the paper's order."""
+    from tables.models import NightDraft
+
+    return [row.data for row in NightDraft.objects.get(token=token).rows.order_by("number")]

@@ -18,6 +18,7 @@ from tables.ledger.services.inperson import record_hawk_round, record_sheepshead
 from tables.models import InPersonRecord, Round
 from tests.i18n.test_german_pages import visible_text
 from tests.tables.ledger_support import finished_table
+from tests.tables.treasury.night_support import sheet_version
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +89,8 @@ def open_night(client: Client, names: list[str], game: str) -> str:
 
 
 def add(client: Client, token: str, row: dict[str, str]) -> str:
-    response = client.post(reverse("treasury_night_row", args=[token]), row, **HTMX)
+    response = client.post(reverse("treasury_night_row", args=[token]), {**row, "version": sheet_version(token)},
+                           **HTMX)
     assert response.status_code == 200
     return response.content.decode()
 
@@ -107,7 +109,7 @@ def test_a_sheepshead_nights_pages_are_german_from_opening_to_the_saved_night(te
     assert "Clara allein macht 30 Augen (Faktor -2, Einsatz 1,00 $)" in sheet
     assert "Ramsch gewonnen von Anna mit 10 Augen, kassiert 1,00 $ von jedem Spieler." in sheet
 
-    saved = client.post(reverse("treasury_night_save", args=[token]))
+    saved = client.post(reverse("treasury_night_save", args=[token]), {"version": sheet_version(token)})
     assert saved.status_code == 302
     night = page(client, saved["Location"])
     assert english_left(night) == [], english_left(night)
@@ -137,7 +139,7 @@ def test_a_refusal_on_a_nights_row_and_on_saving_is_german(tess, club, make_memb
     answer = add(client, token, {"picker": str(club[0].pk), "partner": str(club[1].pk), "points": "119"})
     assert "119 Augen gibt es in Sheepshead nicht (keine Karte zählt 1 Auge)." in answer
     assert english_left(answer) == [], english_left(answer)
-    saved = client.post(reverse("treasury_night_save", args=[token]))
+    saved = client.post(reverse("treasury_night_save", args=[token]), {"version": sheet_version(token)})
     assert saved.status_code == 400
     assert "Die Spielliste hat noch keine Spiele" in saved.content.decode()
 

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.treasury.views.nights import SESSION_KEY
+from tests.tables.treasury.night_support import sheet_rows, sheet_version
 from tests.tables.treasury.test_nights import HTMX, open_night
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def staff(make_member) -> Client:
 
 
 def rows(client: Client, token: str) -> list:
-    return client.session[SESSION_KEY][token]["rows"]
+    return sheet_rows(token)
 
 
 @pytest.mark.parametrize("field", ["picker", "partner"])
@@ -44,11 +44,13 @@ def test_a_picker_or_partner_in_other_digits_names_nobody(staff, club, field) ->
             "leaster_tricks": ""}
     mine = str(ann.pk if field == "picker" else ben.pk)
     for odd in (mine.translate(ARABIC_INDIC), mine.translate(FULL_WIDTH), "²", "³", "9" * 40, "-1", "0"):
-        response = staff.post(reverse("treasury_night_row", args=[token]), {**good, field: odd}, **HTMX)
+        response = staff.post(reverse("treasury_night_row", args=[token]),
+                              {**good, field: odd, "version": sheet_version(token)}, **HTMX)
         assert response.status_code == 200, (odd, response.status_code)
         assert "errornote" in response.content.decode(), odd
         assert rows(staff, token) == [], odd
-    response = staff.post(reverse("treasury_night_row", args=[token]), good, **HTMX)
+    response = staff.post(reverse("treasury_night_row", args=[token]), {**good, "version": sheet_version(token)},
+                          **HTMX)
     assert "errornote" not in response.content.decode()
     assert len(rows(staff, token)) == 1
 
@@ -58,6 +60,7 @@ def test_hawk_lafh_in_other_digits_names_nobody(staff, club) -> None:
     cat = club[2]
     for odd in ("²", str(cat.pk).translate(ARABIC_INDIC)):
         response = staff.post(reverse("treasury_night_row", args=[token]),
-                              {"lafh_1": odd, "lafh_2": "", "lafh_pips": "120", "nob_pips": "100"}, **HTMX)
+                              {"lafh_1": odd, "lafh_2": "", "lafh_pips": "120", "nob_pips": "100",
+                               "version": sheet_version(token)}, **HTMX)
         assert response.status_code == 200 and "errornote" in response.content.decode(), odd
         assert rows(staff, token) == []

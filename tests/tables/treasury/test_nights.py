@@ -10,9 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tables.models import ClubNight, InPersonRecord, LedgerEntry
-from tables.treasury.views.nights import SESSION_KEY
-from tests.tables.treasury.night_support import seeded_sheepshead_hands
+from tables.models import ClubNight, DraftRow, InPersonRecord, LedgerEntry, NightDraft
+from tests.tables.treasury.night_support import seeded_sheepshead_hands, sheet_rows, sheet_version
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +48,8 @@ def open_night(client: Client, names: list[str], game: str = "sheepshead", stake
 
 
 def add(client: Client, token: str, row: dict) -> str:
-    response = client.post(reverse("treasury_night_row", args=[token]), row, **HTMX)
+    response = client.post(reverse("treasury_night_row", args=[token]), {"version": sheet_version(token), **row},
+                           **HTMX)
     assert response.status_code == 200
     return response.content.decode()
 
@@ -60,8 +60,12 @@ def shown_totals(html: str) -> dict[int, int]:
     return {int(m): int(a) for m, a in re.findall(r'<tr data-member="(\d+)" data-amount="(-?\d+)">', section)}
 
 
-def hand_count(token: str, client: Client) -> int:
-    return len(client.session[SESSION_KEY][token]["rows"])
+def hand_count(token: str, client: Client | None = None) -> int:
+    return len(sheet_rows(token))
+
+
+def save(client: Client, token: str):
+    return client.post(reverse("treasury_night_save", args=[token]), {"version": sheet_version(token)})
 
 
 def test_forty_seeded_hands_total_the_engines_settlements(staff, club) -> None:
@@ -80,7 +84,7 @@ def test_forty_seeded_hands_total_the_engines_settlements(staff, club) -> None:
         assert f"Add hand #{number + 1}" in answer
     assert sum(expected) == 0 and LedgerEntry.objects.count() == 0  # priced, nothing written yet
 
-    saved = staff.post(reverse("treasury_night_save", args=[token]))
+    saved = save(staff, token)
     night = ClubNight.objects.get()
     assert saved.status_code == 302 and saved["Location"] == reverse("treasury_night", args=[night.pk])
     assert night.seats == [m.pk for m in club] and night.options == {"stake_cents": 50} and night.token == token
@@ -92,7 +96,8 @@ def test_forty_seeded_hands_total_the_engines_settlements(staff, club) -> None:
     assert booked == {m.pk: t for m, t in zip(club, expected, strict=True)}
     page = staff.get(saved["Location"]).content.decode()
     assert shown_totals(page) == booked and "Saved: 40 hands" in page
-    assert token not in staff.session.get(SESSION_KEY, {})
+    draft = NightDraft.objects.get(token=token)  # signed off: kept, linked to its night, read-only
+    assert draft.night == night and draft.signed_off_by is not None
 
 
 def test_a_bad_row_is_refused_on_the_row_and_leaves_the_sheet_as_it_was(staff, club) -> None:
@@ -123,26 +128,25 @@ def test_a_bad_row_blocks_saving_says_which_and_why_and_writes_nothing(staff, cl
     token = open_night(staff, NAMES)
     for points in ("75", "31", "90"):
         add(staff, token, {"picker": str(club[0].pk), "partner": str(club[2].pk), "points": points})
-    session = staff.session  # a sheet kept from an older page, or tampered with: hand 2 no longer makes sense
-    session[SESSION_KEY][token]["rows"][1]["points"] = "121"
-    session.save()
-    refused = staff.post(reverse("treasury_night_save", args=[token]))
+    row = DraftRow.objects.get(draft__token=token, number=2)  # tampered with in the database: hand 2 is nonsense
+    row.data = {**row.data, "points": "121"}
+    row.save()
+    refused = save(staff, token)
     assert refused.status_code == 400
     page = refused.content.decode()
     assert "Hand 2: The picker&#x27;s side takes between 0 and 120 points, not 121. Nothing was saved." in page
     assert ClubNight.objects.count() == 0 and InPersonRecord.objects.count() == 0 and LedgerEntry.objects.count() == 0
     # A player whose account was closed since the hands were entered blocks the night too, naming the hand.
-    session = staff.session
-    session[SESSION_KEY][token]["rows"][1]["points"] = "61"
-    session.save()
+    row.data = {**row.data, "points": "61"}
+    row.save()
     club[3].is_active = False
     club[3].save()
-    page = staff.post(reverse("treasury_night_save", args=[token])).content.decode()
+    page = save(staff, token).content.decode()
     assert "Hand 1: The account of dan is closed." in page
     assert ClubNight.objects.count() == 0 and LedgerEntry.objects.count() == 0
     club[3].is_active = True
     club[3].save()
-    assert staff.post(reverse("treasury_night_save", args=[token])).status_code == 302
+    assert save(staff, token).status_code == 302
     assert ClubNight.objects.get().hands.count() == 3
 
 
@@ -150,14 +154,17 @@ def test_saving_twice_records_one_night(staff, club) -> None:
     token = open_night(staff, NAMES)
     add(staff, token, {"picker": str(club[4].pk), "partner": "", "points": "95"})
     url = reverse("treasury_night_save", args=[token])
-    first = staff.post(url)
-    second = staff.post(url)  # a double click, or the browser retrying the POST
+    version = sheet_version(token)
+    first = staff.post(url, {"version": version})
+    second = staff.post(url, {"version": version})  # a double click, or the browser retrying the POST
     assert first["Location"] == second["Location"]
     assert ClubNight.objects.count() == 1 and InPersonRecord.objects.count() == 1 and LedgerEntry.objects.count() == 5
     page = staff.get(second["Location"]).content.decode()
     assert "This sheet was already saved" in page and "Eve Smith alone took 95 points" in page
-    # The sheet's own page and its row endpoint now point to the saved night, adding nothing.
-    assert staff.get(reverse("treasury_night_sheet", args=[token]))["Location"] == first["Location"]
+    # The sheet's own page is read-only now, linking its night; its row endpoint points to the night, adding nothing.
+    sheet = staff.get(reverse("treasury_night_sheet", args=[token])).content.decode()
+    assert "Signed off by The Treasurer" in sheet and first["Location"] in sheet
+    assert 'id="entry"' not in sheet and 'id="save-form"' not in sheet and "Void #1" not in sheet
     late = staff.post(reverse("treasury_night_row", args=[token]), {"picker": str(club[0].pk), "points": "61"}, **HTMX)
     assert late.status_code == 204 and late["HX-Redirect"] == first["Location"]
     assert InPersonRecord.objects.count() == 1
@@ -170,11 +177,11 @@ def test_the_unsaved_sheet_survives_a_reload_and_a_row_can_be_removed(staff, clu
     page = staff.get(reverse("treasury_night_sheet", args=[token])).content.decode()
     assert 'data-number="1"' in page and 'data-number="2"' in page and "Add hand #3" in page
     assert shown_totals(page)[club[2].pk] == -100 - 1600  # an opponent in hand 1; alone with 20 points: -4 x 4
-    staff.post(reverse("treasury_night_row_remove", args=[token, 1]))
+    staff.post(reverse("treasury_night_row_remove", args=[token, 1]), {"version": sheet_version(token)})
     page = staff.get(reverse("treasury_night_sheet", args=[token])).content.decode()
     assert "Cat Smith alone took 20 points" in page and "Ann Smith with Ben Smith" not in page
     assert hand_count(token, staff) == 1
-    assert token in staff.get(reverse("treasury_nights")).content.decode()
+    assert token in staff.get(reverse("treasury_open_sheets")).content.decode()
 
 
 def test_opening_a_night_refuses_nonsense(staff, club, make_member) -> None:
@@ -194,7 +201,7 @@ def test_opening_a_night_refuses_nonsense(staff, club, make_member) -> None:
     assert "a day that has not come yet" in page
     page = staff.post(url, {**base, "seat_3": "cat", "game": "puskiyon"}).content.decode()
     assert "Select a valid choice" in page
-    assert not staff.session.get(SESSION_KEY)
+    assert not NightDraft.objects.exists()
     # The games offered are those the in-person services record, nothing else.
     form = staff.get(url).content.decode()
     game_select = form.split('name="game"', 1)[1].split("</select>", 1)[0]  # the house rules' selects follow
@@ -221,7 +228,7 @@ def test_members_who_are_not_staff_get_no_sheet(club, staff) -> None:
 def test_a_saved_night_is_listed_and_linked_from_the_ledger(staff, boss, club) -> None:
     token = open_night(staff, NAMES, note="Table two")
     add(staff, token, {"picker": str(club[0].pk), "partner": str(club[1].pk), "points": "75"})
-    night_url = staff.post(reverse("treasury_night_save", args=[token]))["Location"]
+    night_url = save(staff, token)["Location"]
     listing = staff.get(reverse("treasury_nights")).content.decode()
     assert night_url in listing
     page = staff.get(night_url).content.decode()

@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from rules.engine import hawk
 from tables.models import ClubNight, LedgerEntry
-from tests.tables.treasury.test_nights import HTMX, add, open_night, shown_totals
+from tests.tables.treasury.night_support import sheet_version
+from tests.tables.treasury.test_nights import HTMX, add, open_night, save, shown_totals
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +50,7 @@ def test_a_hawk_night_totals_the_engines_points(staff, club) -> None:
         assert "errornote" not in answer, (number, row, answer)
         expected = [t + d for t, d in zip(expected, score.deltas, strict=True)]
         assert shown_totals(answer) == {m.pk: t for m, t in zip(club, expected, strict=True)}
-    assert staff.post(reverse("treasury_night_save", args=[token])).status_code == 302
+    assert save(staff, token).status_code == 302
     night = ClubNight.objects.get()
     assert night.game == "hawk" and night.options == {} and night.hands.count() == 12
     booked = {m.pk: sum(LedgerEntry.objects.filter(member=m, game="hawk").values_list("amount", flat=True))
@@ -62,12 +63,14 @@ def test_hawk_rows_refuse_what_the_service_refuses(staff, club, make_member) -> 
     token = open_night(staff, NAMES, game="hawk", stake="")
     one = {"lafh_1": str(club[0].pk), "lafh_2": "", "lafh_pips": "150"}
     assert "tick solo, or name both" in add(staff, token, one)
-    assert "Solo means one player" in add(staff, token, {**one, "lafh_2": str(club[1].pk), "solo": "on"})
+    assert "Solo means one LAFH player: leave “LAFH (last trick)” empty" in add(
+        staff, token, {**one, "lafh_2": str(club[1].pk), "solo": "on"})
     assert "The LAFH player (Zed) must be one of the players." in add(staff, token, {**one,
                                                                                     "lafh_2": str(stranger.pk)})
     assert "every card is dealt" in add(staff, token, {**one, "lafh_2": str(club[1].pk), "nob_pips": "10"})
     bad_bonus = staff.post(reverse("treasury_night_row", args=[token]),
-                           {**one, "solo": "on", "lafh_bonuses": ["sneaky"]}, **HTMX).content.decode()
+                           {**one, "solo": "on", "lafh_bonuses": ["sneaky"], "version": sheet_version(token)},
+                           **HTMX).content.decode()
     assert "sneaky is not one of the available choices" in bad_bonus
     assert LedgerEntry.objects.count() == 0
     assert "Add hand #2" in add(staff, token, {**one, "solo": "on"})
