@@ -12,7 +12,7 @@ from tables.models.club import (
     RatingChange,
     Season,
 )
-from tables.models.ledger import ClubNight, EntryIsFinal, InPersonRecord, LedgerEntry, Settlement
+from tables.models.ledger import ChainHead, ClubNight, EntryIsFinal, InPersonRecord, LedgerEntry, Settlement
 from tables.models.play import Match, Move, Round, Seat, Table, game_choices, new_table_code
 from tables.models.presence import Presence, TableSocket
 from tables.models.queue import QueueRequest
@@ -22,5 +22,5 @@ __all__ = [
     "Match", "Move", "Presence", "QueueRequest", "Rematch", "Round", "Seat", "Table", "TableSocket", "game_choices",
     "new_table_code",
 ]
-__all__ += ["ClubNight", "EntryIsFinal", "InPersonRecord", "LedgerEntry", "Settlement"]
+__all__ += ["ChainHead", "ClubNight", "EntryIsFinal", "InPersonRecord", "LedgerEntry", "Settlement"]
 __all__ += ["ChatMessage", "ChatMute", "Invitation", "MatchPlace", "MatchResult", "Rating", "RatingChange", "Season"]
