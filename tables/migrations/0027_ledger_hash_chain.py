@@ -53,9 +53,10 @@ class Migration(migrations.Migration):
             name="ChainHead",
             fields=[
                 ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("game", models.CharField(choices=tables.models.play.game_choices, max_length=20, unique=True)),
-                ("length", models.PositiveIntegerField(default=0)),
-                ("digest", models.CharField(blank=True, max_length=64)),
+                ("game", models.CharField(choices=tables.models.play.game_choices, max_length=20, unique=True,
+                                          verbose_name="game")),
+                ("length", models.PositiveIntegerField(default=0, verbose_name="entries")),
+                ("digest", models.CharField(blank=True, max_length=64, verbose_name="digest")),
             ],
             options={
                 "verbose_name": "ledger chain head",
@@ -76,13 +77,15 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="ledgerentry",
             name="position",
-            field=models.PositiveIntegerField(help_text="The entry's place in its game's hash chain, from 1."),
+            field=models.PositiveIntegerField(help_text="The entry's place in its game's hash chain, from 1.",
+                                              verbose_name="place in the chain"),
         ),
         migrations.AlterField(
             model_name="ledgerentry",
             name="digest",
             field=models.CharField(
-                help_text="SHA-256 of the entry's content and the digest of the entry before it.", max_length=64),
+                help_text="SHA-256 of the entry's content and the digest of the entry before it.", max_length=64,
+                verbose_name="digest"),
         ),
         migrations.AddConstraint(
             model_name="ledgerentry",

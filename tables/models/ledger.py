@@ -250,9 +250,11 @@ class LedgerEntry(AppendOnlyModel):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_corrections", null=True, blank=True
     )
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    position = models.PositiveIntegerField(help_text=_("The entry's place in its game's hash chain, from 1."))
+    position = models.PositiveIntegerField(
+        _("place in the chain"), help_text=_("The entry's place in its game's hash chain, from 1."))
     digest = models.CharField(
-        max_length=64, help_text=_("SHA-256 of the entry's content and the digest of the entry before it."))
+        _("digest"), max_length=64,
+        help_text=_("SHA-256 of the entry's content and the digest of the entry before it."))
 
     class Meta:
         verbose_name = _("ledger entry")
@@ -319,9 +321,9 @@ class ChainHead(models.Model):
     taken one after the other across processes (SQLite's IMMEDIATE transactions already do), and `check_books` can
     tell a chain whose last entries were deleted from a shorter one. It is the one ledger row that is updated."""
 
-    game = models.CharField(max_length=20, choices=game_choices, unique=True)
-    length = models.PositiveIntegerField(default=0)
-    digest = models.CharField(max_length=64, blank=True)
+    game = models.CharField(_("game"), max_length=20, choices=game_choices, unique=True)
+    length = models.PositiveIntegerField(_("entries"), default=0)
+    digest = models.CharField(_("digest"), max_length=64, blank=True)
 
     class Meta:
         verbose_name = _("ledger chain head")

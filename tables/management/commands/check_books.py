@@ -16,8 +16,8 @@ from tables.treasury.services.books import check_books
 
 
 class Command(BaseCommand):
-    help = ("Check the books: finished rounds replayed from seed and moves, the ledger against them and its hash chains, "
-            "in-person hands re-priced, settlements and balances re-added.")
+    help = ("Check the books: finished rounds replayed from seed and moves, the ledger against them and its hash "
+            "chains, in-person hands re-priced, settlements and balances re-added.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", choices=registry.GAME_KEYS, help="Check only this game.")

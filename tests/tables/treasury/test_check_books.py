@@ -114,7 +114,8 @@ def test_a_reversal_that_does_not_cancel_its_entry_is_found(club: Club) -> None:
     )
     check = check_books()
     assert any(d.kind == Kind.CORRECTION and d.where == f"entry {bogus.pk}" for d in check.differences)
-    assert any(d.kind == Kind.SOURCE_ZERO_SUM and f"in-person result {club.hand.pk}" in d.where for d in check.differences)
+    assert any(d.kind == Kind.SOURCE_ZERO_SUM and f"in-person result {club.hand.pk}" in d.where
+               for d in check.differences)
 
 
 def test_an_in_person_amount_that_is_not_its_score_is_found(club: Club) -> None:
