@@ -63,32 +63,27 @@ class Migration(migrations.Migration):
                 "verbose_name_plural": "ledger chain heads",
             },
         ),
+        # Nullable, with no default, and a partial unique index: SQLite then adds the columns and the index in place
+        # (ALTER TABLE ADD COLUMN, CREATE UNIQUE INDEX ... WHERE) and drops them in place when unapplied; a rebuilt
+        # table would order its columns differently from one migrated from empty, and restore compares the two.
         migrations.AddField(
             model_name="ledgerentry",
             name="position",
-            field=models.PositiveIntegerField(null=True),
+            field=models.PositiveIntegerField(
+                help_text="The entry's place in its game's hash chain, from 1.", null=True,
+                verbose_name="place in the chain"),
         ),
         migrations.AddField(
-            model_name="ledgerentry",
-            name="digest",
-            field=models.CharField(default="", max_length=64),
-        ),
-        migrations.RunPython(chain_existing, migrations.RunPython.noop),
-        migrations.AlterField(
-            model_name="ledgerentry",
-            name="position",
-            field=models.PositiveIntegerField(help_text="The entry's place in its game's hash chain, from 1.",
-                                              verbose_name="place in the chain"),
-        ),
-        migrations.AlterField(
             model_name="ledgerentry",
             name="digest",
             field=models.CharField(
                 help_text="SHA-256 of the entry's content and the digest of the entry before it.", max_length=64,
-                verbose_name="digest"),
+                null=True, verbose_name="digest"),
         ),
+        migrations.RunPython(chain_existing, migrations.RunPython.noop),
         migrations.AddConstraint(
             model_name="ledgerentry",
-            constraint=models.UniqueConstraint(fields=("game", "position"), name="one_entry_per_place_in_a_chain"),
+            constraint=models.UniqueConstraint(condition=models.Q(("position__isnull", False)),
+                                               fields=("game", "position"), name="one_entry_per_place_in_a_chain"),
         ),
     ]
