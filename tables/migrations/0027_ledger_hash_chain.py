@@ -2,7 +2,7 @@
 head row per game that the writer locks while it appends.
 
 The entries already written are chained here, per game in the order (created_at, id), with the very function the
-writer uses (tables.models.ledger.entry_digest), so `check_books` finds them whole."""
+writer uses (tables.models.ledger.digest_of), so `check_books` finds them whole."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ PAGE = 2000
 
 
 def chain_existing(apps: Any, schema_editor: Any) -> None:
-    from tables.models.ledger import entry_digest
+    from tables.models.ledger import digest_of
 
     entry_model = apps.get_model("tables", "LedgerEntry")
     head_model = apps.get_model("tables", "ChainHead")
@@ -26,12 +26,7 @@ def chain_existing(apps: Any, schema_editor: Any) -> None:
         for entry in entry_model.objects.filter(game=game).order_by("created_at", "id").iterator(chunk_size=PAGE):
             position += 1
             entry.position = position
-            entry.digest = entry_digest(
-                previous=previous, position=position, game=entry.game, unit=entry.unit, member_id=entry.member_id,
-                is_bot=entry.is_bot, seat=entry.seat, label=entry.label, amount=entry.amount,
-                round_id=entry.round_id, in_person_id=entry.in_person_id, kind=entry.kind,
-                reverses_id=entry.reverses_id, corrects_id=entry.corrects_id, reason=entry.reason,
-                made_by_id=entry.made_by_id, created_at=entry.created_at)
+            entry.digest = digest_of(entry, previous=previous)
             previous = entry.digest
             changed.append(entry)
             if len(changed) >= PAGE:

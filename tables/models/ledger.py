@@ -195,6 +195,15 @@ def entry_digest(*, previous: str, position: int, game: str, unit: str, member_i
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
+def digest_of(entry: Any, *, previous: str) -> str:
+    """`entry_digest` of a ledger entry, or of anything with its fields (the migration's historical model)."""
+    return entry_digest(
+        previous=previous, position=entry.position, game=entry.game, unit=entry.unit, member_id=entry.member_id,
+        is_bot=entry.is_bot, seat=entry.seat, label=entry.label, amount=entry.amount, round_id=entry.round_id,
+        in_person_id=entry.in_person_id, kind=entry.kind, reverses_id=entry.reverses_id,
+        corrects_id=entry.corrects_id, reason=entry.reason, made_by_id=entry.made_by_id, created_at=entry.created_at)
+
+
 class LedgerEntry(AppendOnlyModel):
     """One seat's result of one round, or one half of a correction.
 
@@ -305,11 +314,7 @@ class LedgerEntry(AppendOnlyModel):
 
     def computed_digest(self, previous: str) -> str:
         """This entry's digest as its content says, after the entry whose digest is `previous`."""
-        return entry_digest(
-            previous=previous, position=self.position, game=self.game, unit=self.unit, member_id=self.member_id,
-            is_bot=self.is_bot, seat=self.seat, label=self.label, amount=self.amount, round_id=self.round_id,
-            in_person_id=self.in_person_id, kind=self.kind, reverses_id=self.reverses_id,
-            corrects_id=self.corrects_id, reason=self.reason, made_by_id=self.made_by_id, created_at=self.created_at)
+        return digest_of(self, previous=previous)
 
     @property
     def source_label(self) -> str:
