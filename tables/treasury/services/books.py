@@ -278,10 +278,11 @@ def _check_in_person_zero_sum(check: BooksCheck, where: str, record: InPersonRec
 
 def _check_in_person_players(check: BooksCheck, game: str | None) -> None:
     """Every entry of an in-person record (results, reversals, corrections) pays the member its facts seat there."""
-    records = {record.pk: record for record in _records(game)}
+    entries = list(_entries(game).filter(in_person__isnull=False).order_by("pk"))
+    records = InPersonRecord.objects.in_bulk({entry.in_person_id for entry in entries})  # whatever game they say
     names = {str(name) for record in records.values() for name in (record.facts or {}).get("players") or []}
     ids = dict(User.objects.filter(username__in=names).values_list("username", "pk"))
-    for entry in _entries(game).filter(in_person__isnull=False).order_by("pk"):
+    for entry in entries:
         players = (records[entry.in_person_id].facts or {}).get("players") or []
         name = players[entry.seat] if entry.seat < len(players) else None
         due = ids.get(str(name)) if name is not None else None

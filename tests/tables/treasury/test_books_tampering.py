@@ -301,3 +301,21 @@ def test_the_command_lists_each_kind_by_name_and_fails(kept: Books, capsys) -> N
     out = capsys.readouterr().out
     for kind in (Kind.NOT_AT_TABLE, Kind.CHAIN, Kind.SETTLEMENT, Kind.SETTLEMENT_PAYMENTS):
         assert f"found: {kind} (" in out and f"[{kind}]" in out
+
+
+def test_an_in_person_entry_that_breaks_its_hands_zero_sum_is_found(kept: Books) -> None:
+    entry = LedgerEntry.objects.get(in_person=kept.night_hand, seat=3)
+    raw("UPDATE tables_ledgerentry SET amount = amount + 5 WHERE id = %s", entry.pk)
+    check = check_books(game="sheepshead")
+    assert found(check, Kind.IN_PERSON_ZERO_SUM) == [
+        f"in-person result {kept.night_hand.pk}: its result entries sum to 5 cents, not zero"]
+    assert {Kind.IN_PERSON_PRICE, Kind.SOURCE_ZERO_SUM, Kind.CHAIN} <= set(check.kinds)
+
+
+def test_a_correction_set_that_does_not_sum_to_zero_is_found(kept: Books) -> None:
+    correction = LedgerEntry.objects.filter(in_person=kept.club.hand, kind=LedgerEntry.Kind.CORRECTION).first()
+    raw("UPDATE tables_ledgerentry SET amount = amount - 7 WHERE id = %s", correction.pk)
+    check = check_books(game="sheepshead")
+    [line] = found(check, Kind.CORRECTION_ZERO_SUM)
+    assert str(correction.pk) in line and "sums to -7 cents" in line
+    assert chain_break(check) == f"sheepshead chain, entry {correction.pk}"
