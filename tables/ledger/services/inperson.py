@@ -11,8 +11,7 @@ inside the treasurer's request, and the page shows `str(error)` in that same req
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -475,35 +474,19 @@ def price_hawk_round(
                   summary=summary, members=members, amounts=list(score.deltas))
 
 
-def price_recorded(*, record: InPersonRecord) -> Priced:
-    """A stored record priced again from its facts and its night's house rules, by the very functions that priced
-    it when it was recorded (nothing written), so `check_books` compares the books with what the facts are worth,
-    not with the score stored beside them.
 
-    The players are taken as they were at the table: an account closed since still played that hand, so it is
-    priced as then (in memory only; the closed account stays closed). Raises InPersonError when the facts do not
-    price at all (a player unknown, numbers that cannot happen)."""
-    facts = dict(record.facts or {})
-    options = dict(record.night.options or {}) if record.night_id is not None else {}
-    names = [str(name) for name in facts.get("players") or []]
-    found = {user.username: user for user in User.objects.filter(username__in=names)}
-    players: list[Named] = []
-    for name in names:
-        user = found.get(name)
-        if user is not None and not user.is_active:
-            user = copy.copy(user)
-            user.is_active = True
-        players.append(user if user is not None else name)
-    stake = facts.get("stake_cents", options.get("stake_cents", 100))
-    if record.kind == InPersonRecord.Kind.SHEEPSHEAD_HAND:
-        return price_sheepshead_hand(players=players, picker=facts.get("picker") or "", partner=facts.get("partner"),
-                                     picker_points=facts.get("picker_points"), stake_cents=stake)
-    if record.kind == InPersonRecord.Kind.SHEEPSHEAD_LEASTER:
-        return price_sheepshead_leaster(players=players, points=facts.get("points") or [],
-                                        tricks=facts.get("tricks") or [], stake_cents=stake)
-    if record.kind == InPersonRecord.Kind.HAWK_ROUND:
-        return price_hawk_round(players=players, lafh=facts.get("lafh") or [], solo=bool(facts.get("solo")),
-                                lafh_pips=facts.get("lafh_pips"), nob_pips=facts.get("nob_pips"),
-                                lafh_bonuses=facts.get("lafh_bonuses") or [],
-                                nob_bonuses=facts.get("nob_bonuses") or [])
-    raise InPersonError(gettext("There is no in-person result of the kind %(kind)s.") % {"kind": repr(record.kind)})
+def price_from_facts(*, kind: str, facts: Mapping[str, Any]) -> Priced:
+    """A record priced again from the facts it keeps, by the functions that priced it when it was recorded (nothing
+    written): what the books' check compares the stored score and entries with. Raises InPersonError (or KeyError
+    for a fact missing) when the facts do not price."""
+    if kind == InPersonRecord.Kind.SHEEPSHEAD_HAND:
+        return price_sheepshead_hand(players=facts["players"], picker=facts["picker"], partner=facts.get("partner"),
+                                     picker_points=facts["picker_points"], stake_cents=facts["stake_cents"])
+    if kind == InPersonRecord.Kind.SHEEPSHEAD_LEASTER:
+        return price_sheepshead_leaster(players=facts["players"], points=facts["points"], tricks=facts["tricks"],
+                                        stake_cents=facts["stake_cents"])
+    if kind == InPersonRecord.Kind.HAWK_ROUND:
+        return price_hawk_round(players=facts["players"], lafh=facts["lafh"], solo=facts["solo"],
+                                lafh_pips=facts["lafh_pips"], nob_pips=facts["nob_pips"],
+                                lafh_bonuses=facts.get("lafh_bonuses", ()), nob_bonuses=facts.get("nob_bonuses", ()))
+    raise InPersonError(gettext("A record of kind %(kind)s cannot be priced.") % {"kind": kind})

@@ -319,3 +319,12 @@ def test_a_correction_set_that_does_not_sum_to_zero_is_found(kept: Books) -> Non
     [line] = found(check, Kind.CORRECTION_ZERO_SUM)
     assert str(correction.pk) in line and "sums to -7 cents" in line
     assert chain_break(check) == f"sheepshead chain, entry {correction.pk}"
+
+
+def test_a_hand_of_a_member_whose_account_closed_since_still_prices(kept: Books) -> None:
+    """Re-pricing takes the players as they sat: closing an account later is no difference in the books."""
+    type(kept.club.members[3]).objects.filter(pk=kept.club.members[3].pk).update(is_active=False)  # dee played
+    check = check_books()
+    assert check.ok, [str(d) for d in check.differences]
+    kept.club.members[3].refresh_from_db()
+    assert not kept.club.members[3].is_active
