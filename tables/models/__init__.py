@@ -13,7 +13,15 @@ from tables.models.club import (
     Season,
 )
 from tables.models.drafts import DraftRow, NightDraft
-from tables.models.ledger import ClubNight, EntryIsFinal, InPersonRecord, LedgerEntry, NightPayment, Settlement
+from tables.models.ledger import (
+    ChainHead,
+    ClubNight,
+    EntryIsFinal,
+    InPersonRecord,
+    LedgerEntry,
+    NightPayment,
+    Settlement,
+)
 from tables.models.play import Match, Move, Round, Seat, Table, game_choices, new_table_code
 from tables.models.presence import Presence, TableSocket
 from tables.models.queue import QueueRequest
@@ -24,5 +32,5 @@ __all__ = [
     "new_table_code",
 ]
 __all__ += ["DraftRow", "NightDraft"]
-__all__ += ["ClubNight", "EntryIsFinal", "InPersonRecord", "LedgerEntry", "NightPayment", "Settlement"]
+__all__ += ["ChainHead", "ClubNight", "EntryIsFinal", "InPersonRecord", "LedgerEntry", "NightPayment", "Settlement"]
 __all__ += ["ChatMessage", "ChatMute", "Invitation", "MatchPlace", "MatchResult", "Rating", "RatingChange", "Season"]

@@ -10,6 +10,9 @@ that name the admin and the reason, so the original, the reversal and the correc
 
 from __future__ import annotations
 
+import hashlib
+import json
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -176,12 +179,56 @@ class InPersonRecord(AppendOnlyModel):
         return say_with_money(self.summary_sentence)
 
 
+CHAIN_FORM = 1  # the version of the canonical form below, itself part of what is hashed
+
+
+def entry_digest(*, previous: str, position: int, game: str, unit: str, member_id: int | None, is_bot: bool,
+                 seat: int, label: str, amount: int, round_id: int | None, in_person_id: int | None, kind: str,
+                 reverses_id: int | None, corrects_id: int | None, reason: str, made_by_id: int | None,
+                 created_at: datetime) -> str:
+    """The SHA-256 (hex) of one ledger entry's canonical form (see LedgerEntry) chained to the entry before it.
+
+    Plain values in, so the writing service, `check_books` and the migration that chained the existing rows all
+    hash exactly the same thing."""
+    content = {
+        "v": CHAIN_FORM, "previous": previous, "position": position, "game": game, "unit": unit,
+        "member": member_id, "is_bot": bool(is_bot), "seat": seat, "label": label, "amount": amount,
+        "round": round_id, "in_person": in_person_id, "kind": kind, "reverses": reverses_id,
+        "corrects": corrects_id, "reason": reason, "made_by": made_by_id,
+        "created_at": created_at.astimezone(UTC).isoformat(timespec="microseconds"),
+    }
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def digest_of(entry: Any, *, previous: str) -> str:
+    """`entry_digest` of a ledger entry, or of anything with its fields (the migration's historical model)."""
+    return entry_digest(
+        previous=previous, position=entry.position, game=entry.game, unit=entry.unit, member_id=entry.member_id,
+        is_bot=entry.is_bot, seat=entry.seat, label=entry.label, amount=entry.amount, round_id=entry.round_id,
+        in_person_id=entry.in_person_id, kind=entry.kind, reverses_id=entry.reverses_id,
+        corrects_id=entry.corrects_id, reason=entry.reason, made_by_id=entry.made_by_id, created_at=entry.created_at)
+
+
 class LedgerEntry(AppendOnlyModel):
     """One seat's result of one round, or one half of a correction.
 
     Member seats point to the member; bot seats point to no member (the house side), so a round played
     for money (its game's unit is cents) has entries that sum to exactly zero. Exactly one of `round`
     (played online) and `in_person` (played at the club's table) is set.
+
+    The ledger is tamper-evident: each game's entries form one hash chain. `position` numbers a game's entries
+    1, 2, 3, ... in the order they were written (the writer holds the game's ChainHead row while it appends, so two
+    processes never take the same place), and `digest` is the SHA-256, in hex, of this canonical form: the JSON
+    object (keys sorted, separators "," and ":", ASCII only) of
+        v (1, the form's version), previous (the digest of the entry at position - 1 of the same game; "" at 1),
+        position, game, unit, member (id or null), is_bot, seat, label, amount, round (id or null),
+        in_person (id or null), kind, reverses (id or null), corrects (id or null), reason, made_by (id or null),
+        created_at (in UTC, ISO 8601 with microseconds, e.g. "2026-12-04T19:00:00.000000+00:00"),
+    encoded as ASCII (`entry_digest`). An entry changed, moved, deleted or inserted behind the services' back breaks
+    the chain at that place; `check_books` recomputes every chain and names the first entry that breaks it. The
+    chain proves the books were not edited by someone who could not also recompute the digests after their edit;
+    against one who could, compare the head digest `check_books` prints with one noted down earlier.
     """
 
     class Kind(models.TextChoices):
@@ -225,6 +272,14 @@ class LedgerEntry(AppendOnlyModel):
         on_delete=models.PROTECT, related_name="ledger_corrections", null=True, blank=True
     )
     created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now, db_index=True)
+    # Both are written with every entry; NULL is allowed only so that SQLite could add the columns without rebuilding
+    # the table (a rebuilt table's columns change order, and a restored backup's schema must be the migrations'
+    # exactly: tables.treasury.services.backup_schema). `check_books` names an entry without them as the chain's break.
+    position = models.PositiveIntegerField(
+        _("place in the chain"), null=True, help_text=_("The entry's place in its game's hash chain, from 1."))
+    digest = models.CharField(  # noqa: DJ001 (see above)
+        _("digest"), max_length=64, null=True,
+        help_text=_("SHA-256 of the entry's content and the digest of the entry before it."))
 
     class Meta:
         verbose_name = _("ledger entry")
@@ -261,6 +316,8 @@ class LedgerEntry(AppendOnlyModel):
                 fields=["in_person", "seat"], condition=Q(kind="result", in_person__isnull=False),
                 name="one_result_per_seat_per_in_person_record",
             ),
+            models.UniqueConstraint(fields=["game", "position"], condition=Q(position__isnull=False),
+                                    name="one_entry_per_place_in_a_chain"),
         ]
 
     def __str__(self) -> str:
@@ -268,11 +325,34 @@ class LedgerEntry(AppendOnlyModel):
                  else points_text(self.amount, signed=True))
         return f"{self.label}: {shown} ({self.get_kind_display()})"
 
+    def computed_digest(self, previous: str) -> str:
+        """This entry's digest as its content says, after the entry whose digest is `previous`."""
+        return digest_of(self, previous=previous)
+
     @property
     def source_label(self) -> str:
         if self.round_id is not None:
             return gettext("online round %(id)s") % {"id": self.round_id}
         return gettext("in-person result %(id)s") % {"id": self.in_person_id}
+
+
+class ChainHead(models.Model):
+    """The end of one game's hash chain: how many entries it holds and the last one's digest.
+
+    The ledger's writer locks this row (`select_for_update`) before it appends, so appends to one game's chain are
+    taken one after the other across processes (SQLite's IMMEDIATE transactions already do), and `check_books` can
+    tell a chain whose last entries were deleted from a shorter one. It is the one ledger row that is updated."""
+
+    game = models.CharField(_("game"), max_length=20, choices=game_choices, unique=True)
+    length = models.PositiveIntegerField(_("entries"), default=0)
+    digest = models.CharField(_("digest"), max_length=64, blank=True)
+
+    class Meta:
+        verbose_name = _("ledger chain head")
+        verbose_name_plural = _("ledger chain heads")
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.length}, {self.digest[:12]}"
 
 
 class Settlement(AppendOnlyModel):

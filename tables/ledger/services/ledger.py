@@ -1,10 +1,10 @@
 """Writing the ledger: a finished round's entries, in-person results' entries, and corrections.
 
 This module is the only writer of `LedgerEntry` rows. Every set of entries written together goes
-through `_write_set`, which refuses a money set (a game whose spec's unit is cents) that does not sum to exactly
-zero: a round's results, and a correction's reversals with their new amounts, both balance. A
-correction never touches the entries it corrects; it adds a reversing entry and a new one, both
-naming the admin and the reason, so the books show what was first written and why it changed.
+through `_write_set`, which appends them to their game's hash chain (`_chain`) and refuses a money set (a game whose
+spec's unit is cents) that does not sum to exactly zero: a round's results, and a correction's reversals with their
+new amounts, both balance. A correction never touches the entries it corrects; it adds a reversing entry and a new
+one, both naming the admin and the reason, so the books show what was first written and why it changed.
 
 Refusals are said in the language of the request that asked (gettext when raised): the admin's page shows
 `str(error)` in that same request.
@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from rules.engine import registry
-from tables.models import InPersonRecord, LedgerEntry, Round, Seat, Table
+from tables.models import ChainHead, InPersonRecord, LedgerEntry, Round, Seat, Table
 from tables.play.request_numbers import LARGEST_INT, whole_number
 from tables.play.selectors import seat_label
 from tables.play.services.errors import NotAllowed, TableError
@@ -51,8 +51,31 @@ def _write_set(entries: Sequence[LedgerEntry]) -> list[LedgerEntry]:
         if total != 0:
             raise LedgerError(gettext("Money entries must sum to zero, and these sum to %(total)s cents; nothing was "
                                       "written.") % {"total": total})
+    games = {entry.game for entry in entries}
+    if len(games) != 1:
+        raise LedgerError(gettext("One set of ledger entries belongs to one game."))
     with transaction.atomic():
+        _chain(games.pop(), entries)
         return LedgerEntry.objects.bulk_create(entries)
+
+
+def _chain(game: str, entries: Sequence[LedgerEntry]) -> None:
+    """Give each entry its place at the end of its game's hash chain and its digest (LedgerEntry's docstring).
+
+    The game's ChainHead row is locked first, so on PostgreSQL a second writer of the same game waits here until
+    this transaction ends and then chains after these entries (SQLite's IMMEDIATE transactions already let one
+    writer in at a time); the unique (game, position) stands behind both. One locking read of the head and one
+    update of it per set: the path of every finished round."""
+    head = ChainHead.objects.select_for_update().filter(game=game).first()
+    if head is None:  # the game's first entry ever: make its head, whoever gets there first
+        ChainHead.objects.bulk_create([ChainHead(game=game)], ignore_conflicts=True)
+        head = ChainHead.objects.select_for_update().get(game=game)
+    previous, position = head.digest, head.length
+    for entry in entries:
+        position += 1
+        entry.position = position
+        entry.digest = previous = entry.computed_digest(previous)
+    ChainHead.objects.filter(pk=head.pk).update(length=position, digest=previous)
 
 
 def record_round(*, round: Round, table: Table, seats: Sequence[Seat]) -> list[LedgerEntry]:

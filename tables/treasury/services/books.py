@@ -1,49 +1,86 @@
-"""Checking the club's books against what they were made from: every difference, with the ids to look at.
+"""Checking the club's books against what they were made from: every difference, named by its kind, with the ids.
 
 The ledger is written from results, and the results from the engine; each can be recomputed. For every finished
 (not voided) round the fair-deal check (tables.ledger.services.fairness.verify_deal) deals again from the seed and
 replays the recorded moves; once that replay ends exactly where the round ended, the engine's result of that end
-is what the round should have recorded and paid, seat by seat. In-person records are re-read from their own
-score. Reversals must cancel exactly what they reverse, and every money round, in-person record and correction
-set must sum to zero. Finally every member's balance per game is added up again, entry by entry, and compared
-with what the standings and the admin's balances show. Nothing here writes.
+is what the round should have recorded and paid, seat by seat, and each seat's entry must name who sat there (the
+seat's member; the house for a bot's seat and a seat the house played while its member was away, README "When a
+member is away"). In-person records are priced again from their facts and their night's house rules by the
+recording service's own pricing (tables.ledger.services.inperson.price_recorded), not read from the score stored
+beside them, and paid to the players their facts name; a replaced record nets to zero seat by seat. Reversals must
+cancel exactly what they reverse, and every money round, in-person record and correction set must sum to zero.
+Each settlement's balances are added up again from the entries it covered, and its payments must settle exactly
+those. Each game's hash chain (LedgerEntry's docstring) is recomputed, and the first entry that breaks it is named.
+Finally every member's balance per game is added up again and compared with what the standings and the admin's
+balances show. Nothing here writes.
 
-Entries are compared as first written (kind RESULT): reversals and corrections are later, legitimate entries and
-are checked on their own terms.
+Every check is one small function taking (check, game); each difference carries a `kind` from `Kind`, whose texts
+are stable: the command prints them and scripts may match them.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q
 
+from accounts.models import User
 from rules.engine import registry
 from rules.engine.text import from_data
 from tables.ledger.selectors import balances, standings
 from tables.ledger.services.fairness import verify_deal
-from tables.models import InPersonRecord, LedgerEntry, NightPayment, Round
+from tables.ledger.services.inperson import Priced, price_from_facts
+from tables.ledger.services.ledger import LedgerError
+from tables.models import ChainHead, InPersonRecord, LedgerEntry, NightPayment, Round, Seat, Settlement
+from tables.treasury.books import party_key
 
 MONEY = "cents"
-SCORE_KEY = {
-    InPersonRecord.Kind.SHEEPSHEAD_HAND: "money",
-    InPersonRecord.Kind.SHEEPSHEAD_LEASTER: "money",
-    InPersonRecord.Kind.HAWK_ROUND: "deltas",
-}
+
+
+class Kind:
+    """The name of each kind of difference (stable: printed by `manage.py check_books`, matched by scripts)."""
+
+    DEAL = "deal differs from its commitment"
+    REPLAY = "moves do not replay"
+    ROUND_RESULT = "round result differs from its replay"
+    ROUND_ENTRY = "entry amount differs from its round"
+    NOT_AT_TABLE = "entry paid to someone not at the table"
+    PAYS_NOTHING = "entry for a round that pays nothing"
+    ROUND_ZERO_SUM = "table round does not sum to zero"
+    IN_PERSON_PRICE = "in-person price differs from its facts"
+    IN_PERSON_SCORE = "in-person score differs from its facts"
+    IN_PERSON_NIGHT = "in-person facts differ from their night"
+    IN_PERSON_ZERO_SUM = "in-person record does not sum to zero"
+    REPLACED = "replaced record does not net to zero"
+    CORRECTION = "correction does not match its entry"
+    CORRECTION_ZERO_SUM = "correction set does not sum to zero"
+    SOURCE_ZERO_SUM = "round or record with its corrections does not sum to zero"
+    SETTLEMENT = "settlement differs from the balances it settled"
+    SETTLEMENT_PAYMENTS = "settlement payments do not settle its balances"
+    CHAIN = "ledger chain broken"
+    BALANCE = "balance differs from its entries"
+    NIGHT_PAYMENT = "night payment"
 
 
 @dataclass(frozen=True)
 class Difference:
-    what: str  # which check: deal, replay, round result, round entries, zero sum, in-person, correction, balance
+    kind: str  # one of Kind's texts
     where: str  # the rows to look at, by id
     detail: str
 
+    @property
+    def what(self) -> str:
+        """The kind, by its older name (callers written before the kinds were named read it so)."""
+        return self.kind
+
     def __str__(self) -> str:
-        return f"[{self.what}] {self.where}: {self.detail}"
+        return f"[{self.kind}] {self.where}: {self.detail}"
 
 
 @dataclass
@@ -52,7 +89,9 @@ class BooksCheck:
     rounds: int = 0
     in_person: int = 0
     corrections: int = 0
+    settlements: int = 0
     balances: int = 0
+    chains: dict[str, tuple[int, str]] = field(default_factory=dict)  # game -> (entries, the last one's digest)
     differences: list[Difference] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -60,8 +99,13 @@ class BooksCheck:
     def ok(self) -> bool:
         return not self.differences
 
-    def add(self, what: str, where: str, detail: str) -> None:
-        self.differences.append(Difference(what, where, detail))
+    @property
+    def kinds(self) -> list[str]:
+        """The kinds of difference found, each once, in the order first found."""
+        return list(dict.fromkeys(difference.kind for difference in self.differences))
+
+    def add(self, kind: str, where: str, detail: str) -> None:
+        self.differences.append(Difference(kind, where, detail))
 
 
 def _plain(value: Any) -> Any:
@@ -74,47 +118,57 @@ def _entries(game: str | None) -> Any:
     return entries.filter(game=game) if game else entries
 
 
+def _by(entries: Any, key: str) -> dict[int, list[LedgerEntry]]:
+    grouped: dict[int, list[LedgerEntry]] = defaultdict(list)
+    for entry in entries:
+        grouped[getattr(entry, key)].append(entry)
+    return grouped
+
+
 def _round_where(rnd: Round) -> str:
     table = rnd.match.table
     return f"round id {rnd.pk} (table {table.code}, round {rnd.number})"
 
 
-def _check_rounds(check: BooksCheck, game: str | None) -> None:
+def _finished_rounds(game: str | None) -> Any:
     rounds = Round.objects.filter(over=True, voided_at__isnull=True).select_related("match__table").order_by("pk")
-    if game:
-        rounds = rounds.filter(match__table__game=game)
-    results: dict[int, list[LedgerEntry]] = defaultdict(list)
-    for entry in _entries(game).filter(kind=LedgerEntry.Kind.RESULT, round__isnull=False).order_by("seat"):
-        results[entry.round_id].append(entry)
-    for rnd in rounds:
+    return rounds.filter(match__table__game=game) if game else rounds
+
+
+def _replayed(check: BooksCheck, rnd: Round) -> dict[str, Any] | None:
+    """The round's result as its replay gives it (deltas, unit, summary), or None when it does not replay."""
+    where = _round_where(rnd)
+    deal = verify_deal(round_id=rnd.pk)
+    if not deal.commitment_ok:
+        check.add(Kind.DEAL, where, "its revealed seed does not hash to the commitment shown before the deal")
+    if not deal.hands_ok:
+        check.add(Kind.DEAL, where, "the hands dealt again from its seed are not the hands it recorded")
+    if not deal.replay_ok:
+        check.add(Kind.REPLAY, where, deal.replay_problem)
+        return None
+    # The replay ended exactly where the round ended (verify_deal compared the states), so the engine's result
+    # of the stored end is the replay's.
+    engine = registry.game(rnd.match.table.game)
+    replayed = engine.result(engine.from_json(rnd.state))
+    return _plain({"deltas": list(replayed.deltas), "unit": replayed.unit, "summary": dict(replayed.summary)})
+
+
+def _check_rounds(check: BooksCheck, game: str | None) -> None:
+    results = _by(_entries(game).filter(kind=LedgerEntry.Kind.RESULT, round__isnull=False).order_by("seat"),
+                  "round_id")
+    for rnd in _finished_rounds(game):
         check.rounds += 1
-        where = _round_where(rnd)
-        deal = verify_deal(round_id=rnd.pk)
-        if not deal.commitment_ok:
-            check.add("deal", where, "its revealed seed does not hash to the commitment shown before the deal")
-        if not deal.hands_ok:
-            check.add("deal", where, "the hands dealt again from its seed are not the hands it recorded")
-        if not deal.replay_ok:
-            check.add("replay", where, deal.replay_problem)
+        expected = _replayed(check, rnd)
+        if expected is None:
             continue
-        # The replay ended exactly where the round ended (verify_deal compared the states), so the engine's result
-        # of the stored end is the replay's.
-        engine = registry.game(rnd.match.table.game)
-        replayed = engine.result(engine.from_json(rnd.state))
-        expected = _plain({"deltas": list(replayed.deltas), "unit": replayed.unit, "summary": dict(replayed.summary)})
+        where = _round_where(rnd)
         recorded = from_data(rnd.result or {})  # sentences kept as Said (rules.engine.text) read as their English
         for key in ("deltas", "unit", "summary"):
             if recorded.get(key) != expected[key]:
-                check.add("round result", where,
+                check.add(Kind.ROUND_RESULT, where,
                           f"its recorded {key} is {recorded.get(key)!r}; the replay gives {expected[key]!r}")
         _check_round_entries(check, where, results.get(rnd.pk, []), expected)
-    orphans = (
-        _entries(game).filter(kind=LedgerEntry.Kind.RESULT, round__isnull=False)
-        .filter(Q(round__over=False) | Q(round__voided_at__isnull=False)).order_by("pk")
-    )
-    for entry in orphans:
-        check.add("round entries", f"entry {entry.pk}",
-                  f"a result for round id {entry.round_id}, which is voided or not over, so pays nothing")
+        _check_round_zero_sum(check, where, results.get(rnd.pk, []), expected["unit"])
 
 
 def _check_round_entries(check: BooksCheck, where: str, entries: list[LedgerEntry], expected: dict[str, Any]) -> None:
@@ -123,40 +177,162 @@ def _check_round_entries(check: BooksCheck, where: str, entries: list[LedgerEntr
     for seat, delta in enumerate(deltas):
         entry = by_seat.pop(seat, None)
         if entry is None:
-            check.add("round entries", where, f"seat {seat + 1} has no result entry (the replay pays it {delta})")
+            check.add(Kind.ROUND_ENTRY, where, f"seat {seat + 1} has no result entry (the replay pays it {delta})")
             continue
         if entry.amount != delta or entry.unit != expected["unit"]:
             paid, due = f"{entry.amount} {entry.unit}", f"{delta} {expected['unit']}"
-            check.add("round entries", f"{where}, entry {entry.pk}",
+            check.add(Kind.ROUND_ENTRY, f"{where}, entry {entry.pk}",
                       f"seat {seat + 1} was paid {paid}; the replay pays {due}")
     for seat, entry in sorted(by_seat.items()):
-        check.add("round entries", f"{where}, entry {entry.pk}",
+        check.add(Kind.ROUND_ENTRY, f"{where}, entry {entry.pk}",
                   f"a result for seat {seat + 1}, which the round has not")
-    if expected["unit"] == MONEY and entries:
-        total = sum(entry.amount for entry in entries)
-        if total:
-            check.add("zero sum", where, f"its result entries sum to {total} cents, not zero")
+
+
+def _check_round_zero_sum(check: BooksCheck, where: str, entries: list[LedgerEntry], unit: str) -> None:
+    """A money round's result entries, the house's included, sum to exactly zero."""
+    if unit != MONEY or not entries:
+        return
+    total = sum(entry.amount for entry in entries)
+    if total:
+        check.add(Kind.ROUND_ZERO_SUM, where, f"its result entries sum to {total} cents, not zero")
+
+
+def _check_round_seats(check: BooksCheck, game: str | None) -> None:
+    """Every entry of a round (results, reversals, corrections) is the party who sat in its seat: the seat's member,
+    or the house for a bot's seat and for a member's seat the house played in that round (Round.house_seats)."""
+    entries = _entries(game).filter(round__isnull=False).select_related("round__match").order_by("pk")
+    seats: dict[tuple[int, int], Seat] = {}
+    tables = set(_entries(game).filter(round__isnull=False).values_list("round__match__table", flat=True))
+    for seat in Seat.objects.filter(table_id__in=tables):
+        seats[(seat.table_id, seat.position)] = seat
+    for entry in entries:
+        seat = seats.get((entry.round.match.table_id, entry.seat))
+        if seat is None:
+            check.add(Kind.NOT_AT_TABLE, f"entry {entry.pk}",
+                      f"round id {entry.round_id}'s table has no seat {entry.seat + 1}")
+            continue
+        house = seat.is_bot or seat.user_id is None or seat.position in set(entry.round.house_seats or [])
+        due = (None, True) if house else (seat.user_id, False)
+        if (entry.member_id, entry.is_bot) != due:
+            check.add(Kind.NOT_AT_TABLE, f"entry {entry.pk} (round id {entry.round_id}, seat {entry.seat + 1})",
+                      f"it pays {_party(entry.member_id, entry.is_bot)}; the seat was {_party(*due)}'s")
+
+
+def _party(member_id: int | None, is_bot: bool) -> str:
+    return "the house" if is_bot or member_id is None else f"member {member_id}"
+
+
+def _check_orphans(check: BooksCheck, game: str | None) -> None:
+    orphans = (
+        _entries(game).filter(kind=LedgerEntry.Kind.RESULT, round__isnull=False)
+        .filter(Q(round__over=False) | Q(round__voided_at__isnull=False)).order_by("pk")
+    )
+    for entry in orphans:
+        check.add(Kind.PAYS_NOTHING, f"entry {entry.pk}",
+                  f"a result for round id {entry.round_id}, which is voided or not over, so pays nothing")
+
+
+def _records(game: str | None) -> Any:
+    records = InPersonRecord.objects.select_related("night").order_by("pk")
+    return records.filter(game=game) if game else records
 
 
 def _check_in_person(check: BooksCheck, game: str | None) -> None:
-    records = InPersonRecord.objects.order_by("pk")
-    if game:
-        records = records.filter(game=game)
-    results: dict[int, list[LedgerEntry]] = defaultdict(list)
-    for entry in _entries(game).filter(kind=LedgerEntry.Kind.RESULT, in_person__isnull=False).order_by("seat"):
-        results[entry.in_person_id].append(entry)
-    for record in records:
+    results = _by(_entries(game).filter(kind=LedgerEntry.Kind.RESULT, in_person__isnull=False).order_by("seat"),
+                  "in_person_id")
+    for record in _records(game):
         check.in_person += 1
         where = f"in-person result {record.pk}"
         entries = results.get(record.pk, [])
-        scored = (record.score or {}).get(SCORE_KEY.get(record.kind, ""))
-        paid = [entry.amount for entry in entries]
-        if scored is None:
-            check.add("in-person", where, f"its score holds no amounts for a {record.kind}")
-        elif paid != list(scored) or [entry.seat for entry in entries] != list(range(len(entries))):
-            check.add("in-person", where, f"its entries pay {paid} by seat; its score says {list(scored)}")
-        if registry.known(record.game) and registry.spec(record.game).unit == MONEY and sum(paid):
-            check.add("zero sum", where, f"its result entries sum to {sum(paid)} cents, not zero")
+        try:
+            priced = _reprice(record)
+        except (LedgerError, KeyError, TypeError) as error:
+            check.add(Kind.IN_PERSON_PRICE, where, f"its facts do not price: {error!s}")
+            continue
+        _check_in_person_price(check, where, entries, priced)
+        _check_in_person_score(check, where, record, priced)
+        _check_in_person_night(check, where, record)
+        _check_in_person_zero_sum(check, where, record, entries)
+
+
+def _reprice(record: InPersonRecord) -> Priced:
+    """The record priced again from its facts (its night's stake where the facts lack one) by the recording service's
+    own pricing. The players are taken as they sat: an account closed since still played that hand (the copy is in
+    memory only; the account stays closed)."""
+    facts = dict(record.facts or {})
+    options = (record.night.options or {}) if record.night is not None else {}
+    if "stake_cents" in options and record.game == "sheepshead":
+        facts.setdefault("stake_cents", options["stake_cents"])
+    names = [str(name) for name in facts.get("players") or []]
+    found = {user.username: user for user in User.objects.filter(username__in=names)}
+    players: list[Any] = []
+    for name in names:
+        user = found.get(name)
+        if user is not None and not user.is_active:
+            user = copy.copy(user)
+            user.is_active = True
+        players.append(user if user is not None else name)
+    facts["players"] = players
+    return price_from_facts(kind=record.kind, facts=facts)
+
+
+def _check_in_person_price(check: BooksCheck, where: str, entries: list[LedgerEntry], priced: Priced) -> None:
+    paid = [entry.amount for entry in entries]
+    if paid != list(priced.amounts) or [entry.seat for entry in entries] != list(range(len(entries))):
+        check.add(Kind.IN_PERSON_PRICE, where, f"its entries pay {paid} by seat; its facts price {priced.amounts}")
+
+
+def _check_in_person_score(check: BooksCheck, where: str, record: InPersonRecord, priced: Priced) -> None:
+    if _plain(record.score) != _plain(priced.score):
+        check.add(Kind.IN_PERSON_SCORE, where, f"its stored score is {record.score!r}; its facts give {priced.score!r}")
+
+
+def _check_in_person_night(check: BooksCheck, where: str, record: InPersonRecord) -> None:
+    """A hand of a night was played at the night's stake (the sheet prices every hand with it)."""
+    if record.night is None:
+        return
+    stake, night_stake = (record.facts or {}).get("stake_cents"), (record.night.options or {}).get("stake_cents")
+    if stake is not None and night_stake is not None and stake != night_stake:
+        check.add(Kind.IN_PERSON_NIGHT, f"{where} (night {record.night_id})",
+                  f"its facts say a stake of {stake} cents; its night's is {night_stake}")
+
+
+def _check_in_person_zero_sum(check: BooksCheck, where: str, record: InPersonRecord,
+                              entries: list[LedgerEntry]) -> None:
+    paid = sum(entry.amount for entry in entries)
+    if registry.known(record.game) and registry.spec(record.game).unit == MONEY and paid:
+        check.add(Kind.IN_PERSON_ZERO_SUM, where, f"its result entries sum to {paid} cents, not zero")
+
+
+def _check_in_person_players(check: BooksCheck, game: str | None) -> None:
+    """Every entry of an in-person record (results, reversals, corrections) pays the member its facts seat there."""
+    entries = list(_entries(game).filter(in_person__isnull=False).order_by("pk"))
+    records = InPersonRecord.objects.in_bulk({entry.in_person_id for entry in entries})  # whatever game they say
+    names = {str(name) for record in records.values() for name in (record.facts or {}).get("players") or []}
+    ids = dict(User.objects.filter(username__in=names).values_list("username", "pk"))
+    for entry in entries:
+        players = (records[entry.in_person_id].facts or {}).get("players") or []
+        name = players[entry.seat] if entry.seat < len(players) else None
+        due = ids.get(str(name)) if name is not None else None
+        if entry.is_bot or due is None or entry.member_id != due:
+            sat = f"member {due} ({name})" if due is not None else "nobody's"
+            check.add(Kind.NOT_AT_TABLE, f"entry {entry.pk} (in-person result {entry.in_person_id}, seat "
+                                         f"{entry.seat + 1})",
+                      f"it pays {_party(entry.member_id, entry.is_bot)}; the facts' seat is {sat}")
+
+
+def _check_replaced(check: BooksCheck, game: str | None) -> None:
+    """A replaced record's entries (its results, corrections and the reversals its replacement wrote) net to
+    exactly zero in every seat: the replacement alone pays."""
+    replaced = _records(game).filter(replaced_by__isnull=False).values_list("pk", flat=True)
+    totals: dict[tuple[int, int], int] = defaultdict(int)
+    for record_id, seat, amount in _entries(game).filter(in_person__in=list(replaced)).values_list(
+            "in_person", "seat", "amount"):
+        totals[(record_id, seat)] += amount
+    for (record_id, seat), total in sorted(totals.items()):
+        if total:
+            check.add(Kind.REPLACED, f"in-person result {record_id}, seat {seat + 1}",
+                      f"it was replaced, but its entries still add up to {total}")
 
 
 def _check_corrections(check: BooksCheck, game: str | None) -> None:
@@ -169,29 +345,112 @@ def _check_corrections(check: BooksCheck, game: str | None) -> None:
         where = f"entry {entry.pk}"
         target = entry.reverses if entry.kind == LedgerEntry.Kind.REVERSAL else entry.corrects
         if target is None:
-            check.add("correction", where, f"a {entry.kind} that names no entry")
+            check.add(Kind.CORRECTION, where, f"a {entry.kind} that names no entry")
             continue
         same = ("member_id", "is_bot", "seat", "game", "unit", "round_id", "in_person_id")
         moved = [name for name in same if getattr(entry, name) != getattr(target, name)]
         if moved:
-            check.add("correction", where, f"its {', '.join(moved)} differ from entry {target.pk}'s, which it "
-                                           f"{'reverses' if entry.kind == LedgerEntry.Kind.REVERSAL else 'corrects'}")
+            verb = "reverses" if entry.kind == LedgerEntry.Kind.REVERSAL else "corrects"
+            check.add(Kind.CORRECTION, where,
+                      f"its {', '.join(moved)} differ from entry {target.pk}'s, which it {verb}")
         if entry.kind == LedgerEntry.Kind.REVERSAL and entry.amount != -target.amount:
-            check.add("correction", where,
+            check.add(Kind.CORRECTION, where,
                       f"it reverses entry {target.pk} ({target.amount}) with {entry.amount}, not {-target.amount}")
         sets[(entry.round_id, entry.in_person_id, entry.created_at, entry.made_by_id, entry.reason)].append(entry)
     for entries in sets.values():
         total = sum(entry.amount for entry in entries)
         if entries[0].unit == MONEY and total:
             ids = ", ".join(str(entry.pk) for entry in entries)
-            check.add("zero sum", f"entries {ids}", f"a correction set that sums to {total} cents, not zero")
+            check.add(Kind.CORRECTION_ZERO_SUM, f"entries {ids}",
+                      f"a correction set that sums to {total} cents, not zero")
+
+
+def _check_source_sums(check: BooksCheck, game: str | None) -> None:
     sources: dict[tuple[Any, ...], int] = defaultdict(int)
     for round_id, in_person_id, amount in _entries(game).filter(unit=MONEY).values_list("round", "in_person", "amount"):
         sources[(round_id, in_person_id)] += amount
     for (round_id, in_person_id), total in sorted(sources.items(), key=lambda item: (item[0][0] or 0, item[0][1] or 0)):
         if total:
             where = f"round id {round_id}" if round_id is not None else f"in-person result {in_person_id}"
-            check.add("zero sum", where, f"all its entries, corrections included, sum to {total} cents, not zero")
+            check.add(Kind.SOURCE_ZERO_SUM, where,
+                      f"all its entries, corrections included, sum to {total} cents, not zero")
+
+
+def _check_settlements(check: BooksCheck, game: str | None) -> None:
+    """Each settlement's balances are the sums of the entries it covered ((after_entry, through_entry] of its game),
+    each settlement starts where the one before it ended, and its payments settle exactly its balances."""
+    settlements = Settlement.objects.order_by("game", "through_entry_id")
+    previous: dict[str, int | None] = {}
+    for settlement in settlements.filter(game=game) if game else settlements:
+        check.settlements += 1
+        where = f"settlement {settlement.pk} ({settlement.game})"
+        if settlement.after_entry_id != previous.get(settlement.game):
+            check.add(Kind.SETTLEMENT, where, f"it starts after entry {settlement.after_entry_id}; the settlement "
+                                              f"before it ended at entry {previous.get(settlement.game)}")
+        previous[settlement.game] = settlement.through_entry_id
+        covered = LedgerEntry.objects.filter(game=settlement.game, id__lte=settlement.through_entry_id)
+        if settlement.after_entry_id is not None:
+            covered = covered.filter(id__gt=settlement.after_entry_id)
+        added: dict[str, int] = defaultdict(int)
+        for member_id, amount in covered.values_list("member", "amount"):
+            added[party_key(member_id)] += amount
+        stored = {str(party): int(total) for party, total in (settlement.balances or {}).items()}
+        for party in sorted(set(added) | set(stored)):
+            if added.get(party, 0) != stored.get(party, 0):
+                check.add(Kind.SETTLEMENT, f"{where}, party {party}",
+                          f"it settled a balance of {stored.get(party, 0)}; the entries it covered add up to "
+                          f"{added.get(party, 0)}")
+        _check_payments(check, where, stored, settlement.payments or [])
+
+
+def _check_payments(check: BooksCheck, where: str, stored: dict[str, int], payments: list[Any]) -> None:
+    left = dict(stored)
+    for number, payment in enumerate(payments, start=1):
+        try:
+            payer, payee = party_key(payment["payer"]), party_key(payment["payee"])
+            amount = int(payment["amount"])
+        except (KeyError, TypeError, ValueError):
+            check.add(Kind.SETTLEMENT_PAYMENTS, where, f"payment {number} is not a payment: {payment!r}")
+            continue
+        if amount <= 0 or stored.get(payer, 0) >= 0 or stored.get(payee, 0) <= 0:
+            check.add(Kind.SETTLEMENT_PAYMENTS, where, f"payment {number} ({payer} pays {payee} {amount}): only one "
+                                                       "who owes pays, only one who is owed receives, and more than 0")
+        left[payer] = left.get(payer, 0) + amount
+        left[payee] = left.get(payee, 0) - amount
+    unsettled = {party: total for party, total in sorted(left.items()) if total}
+    if unsettled:
+        check.add(Kind.SETTLEMENT_PAYMENTS, where, f"after its payments these balances are left: {unsettled}")
+
+
+def _check_chains(check: BooksCheck, game: str | None) -> None:
+    """Each game's chain, entry by entry from position 1: the first entry out of place or whose digest is not its
+    content's names where the chain breaks; its head must be its last entry."""
+    heads = {head.game: head for head in (ChainHead.objects.filter(game=game) if game else ChainHead.objects.all())}
+    games = sorted(set(heads) | set(_entries(game).values_list("game", flat=True).distinct()))
+    for each in games:
+        previous, position, last_id = "", 0, None
+        broken = False
+        for entry in LedgerEntry.objects.filter(game=each).order_by("position", "id").iterator(chunk_size=2000):
+            position += 1
+            if entry.position != position:
+                check.add(Kind.CHAIN, f"{each} chain, entry {entry.pk}",
+                          f"it is at position {entry.position}, where position {position} comes next: an entry "
+                          "is missing or was added behind the ledger's back")
+                broken = True
+                break
+            if entry.digest != entry.computed_digest(previous):
+                check.add(Kind.CHAIN, f"{each} chain, entry {entry.pk}",
+                          f"its digest is not that of its content after position {position - 1}: it, or the entry "
+                          "before it, was changed")
+                broken = True
+                break
+            previous, last_id = entry.digest, entry.pk
+        head = heads.get(each)
+        if not broken and (head is None or (head.length, head.digest) != (position, previous)):
+            check.add(Kind.CHAIN, f"{each} chain, entry {last_id}",
+                      f"the chain ends at position {position}; its head says {head.length if head else 0} entries "
+                      "ending in another digest: entries at its end were removed")
+        check.chains[each] = (position, previous)
 
 
 def _check_balances(check: BooksCheck, game: str | None) -> None:
@@ -203,8 +462,8 @@ def _check_balances(check: BooksCheck, game: str | None) -> None:
     for key in sorted(set(added) | set(shown), key=lambda k: (k[0], k[1] or 0)):
         check.balances += 1
         if added.get(key, 0) != shown.get(key, 0):
-            check.add("balance", _who(key), f"its entries add up to {added.get(key, 0)}; "
-                                            f"the admin's balances show {shown.get(key, 0)}")
+            check.add(Kind.BALANCE, _who(key), f"its entries add up to {added.get(key, 0)}; "
+                                               f"the admin's balances show {shown.get(key, 0)}")
     for each in games:
         if not registry.known(each) or registry.spec(each).ranked_by != "total":
             continue  # standings by matches won show match totals, not the books
@@ -213,8 +472,8 @@ def _check_balances(check: BooksCheck, game: str | None) -> None:
             ranked[(each, line.member_id)] += line.total
         for key in sorted(set(ranked) | {k for k in added if k[0] == each}, key=lambda k: k[1] or 0):
             if added.get(key, 0) != ranked.get(key, 0):
-                check.add("balance", _who(key), f"its entries add up to {added.get(key, 0)}; "
-                                                f"the standings show {ranked.get(key, 0)}")
+                check.add(Kind.BALANCE, _who(key), f"its entries add up to {added.get(key, 0)}; "
+                                                   f"the standings show {ranked.get(key, 0)}")
 
 
 def _check_night_payments(check: BooksCheck, game: str | None) -> None:
@@ -238,18 +497,18 @@ def _check_night_payments(check: BooksCheck, game: str | None) -> None:
             where = f"night payment {payment.pk} (club night {night_id})"
             strangers = [m for m in (payment.payer_id, payment.payee_id) if m not in players]
             if strangers:
-                check.add("night payment", where, f"member {strangers[0]} did not play that night")
+                check.add(Kind.NIGHT_PAYMENT, where, f"member {strangers[0]} did not play that night")
             if payment.payer_id == payment.payee_id:
-                check.add("night payment", where, f"member {payment.payer_id} pays themselves")
+                check.add(Kind.NIGHT_PAYMENT, where, f"member {payment.payer_id} pays themselves")
             if payment.amount <= 0:
-                check.add("night payment", where, f"it pays {payment.amount} cents")
+                check.add(Kind.NIGHT_PAYMENT, where, f"it pays {payment.amount} cents")
             moved[payment.payer_id] += payment.amount
             moved[payment.payee_id] -= payment.amount
         for member_id, change in sorted(moved.items()):
             result = results[night_id].get(member_id, 0)
             left = result + change
             if not (min(result, 0) <= left <= max(result, 0)):
-                check.add("night payment", f"club night {night_id}, member {member_id}",
+                check.add(Kind.NIGHT_PAYMENT, f"club night {night_id}, member {member_id}",
                           f"its entries pay {result} cents and its payments move {change:+d}: paid or received past "
                           f"square ({left:+d} left)")
 
@@ -259,16 +518,21 @@ def _who(key: tuple[str, int | None]) -> str:
     return f"{game}, member {member_id}" if member_id is not None else f"{game}, the house (bots)"
 
 
+CHECKS: list[Callable[[BooksCheck, str | None], None]] = [
+    _check_chains, _check_rounds, _check_round_seats, _check_orphans, _check_in_person, _check_in_person_players,
+    _check_replaced, _check_corrections, _check_source_sums, _check_settlements, _check_balances,
+    _check_night_payments,
+]
+"""Every check, in the order they run; a new one is one more function here."""
+
+
 def check_books(*, game: str | None = None) -> BooksCheck:
     """Every difference between the books and what they were made from (all games, or `game`)."""
     if game and not registry.known(game):
         raise ValueError(f"There is no game {game!r}; the games are {', '.join(registry.GAME_KEYS)}.")
     started = time.monotonic()
     check = BooksCheck(game=game)
-    _check_rounds(check, game)
-    _check_in_person(check, game)
-    _check_corrections(check, game)
-    _check_balances(check, game)
-    _check_night_payments(check, game)
+    for run in CHECKS:
+        run(check, game)
     check.seconds = time.monotonic() - started
     return check

@@ -72,7 +72,8 @@ def test_a_round_goes_into_the_ledger_once(sheepshead_table) -> None:
     seats = list(sheepshead_table.seats.order_by("position"))
     with pytest.raises(LedgerError, match="already in the ledger"):
         ledger.record_round(round=rnd, table=sheepshead_table, seats=seats)
-    duplicate = LedgerEntry(game="sheepshead", unit="cents", is_bot=True, seat=2, label="Bot", amount=0, round=rnd)
+    duplicate = LedgerEntry(game="sheepshead", unit="cents", is_bot=True, seat=2, label="Bot", amount=0, round=rnd,
+                            position=10_000, digest="0" * 64)  # a free place in the chain: the seat is what repeats
     with pytest.raises(IntegrityError), transaction.atomic():
         LedgerEntry.objects.bulk_create([duplicate])
 

@@ -12,7 +12,11 @@ from tables.models import ClubNight, InPersonRecord, LedgerEntry
 
 def booked(admin: User, day: date, amounts: dict[User, int], *, game: str = "sheepshead",
            night: ClubNight | None = None, number: int | None = None, summary: str = "") -> list[LedgerEntry]:
-    """One hand played at the club, booked at 20:00 (the club's time) on `day`, paying `amounts` in seat order."""
+    """One hand played at the club, booked at 20:00 (the club's time) on `day`, paying `amounts` in seat order.
+
+    Its facts are only the players (any amounts, not a hand's facts), so `check_books`, which prices every in-person
+    hand again from its facts, names it ("in-person price differs from its facts"): books meant to check clean are
+    written with the recording services (tables.ledger.services.inperson), as tests.tables.treasury.small_club is."""
     at = datetime.combine(day, time(20, 0), tzinfo=club_zone())
     record = InPersonRecord(
         game=game, kind=InPersonRecord.Kind.SHEEPSHEAD_HAND if game == "sheepshead" else InPersonRecord.Kind.HAWK_ROUND,

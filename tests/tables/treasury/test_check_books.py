@@ -10,7 +10,7 @@ from django.db import connection
 
 from tables.models import InPersonRecord, LedgerEntry, Round
 from tables.treasury.services import books
-from tables.treasury.services.books import check_books
+from tables.treasury.services.books import Kind, check_books
 from tests.tables.helpers import current_round, full_table
 from tests.tables.treasury.small_club import Club, small_club
 
@@ -26,6 +26,17 @@ def raw(sql: str, *params: object) -> None:
     """Bypasses the models (which refuse to change a ledger row), as someone editing the database file would."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+def forged(**fields: object) -> LedgerEntry:
+    """An entry added behind the ledger service's back by someone who knows the chain's canonical form: at the next
+    place of its game's chain, with the digest that place wants (only the chain's head, not updated, tells)."""
+    game = str(fields["game"])
+    last = LedgerEntry.objects.filter(game=game).order_by("-position").first()
+    entry = LedgerEntry(position=last.position + 1 if last else 1, **fields)
+    entry.digest = entry.computed_digest(last.digest if last else "")
+    entry.save()
+    return entry
 
 
 def a_sheepshead_round(club: Club) -> Round:
@@ -53,7 +64,7 @@ def test_a_stored_result_changed_behind_the_services_back_is_found(club: Club) -
 
     raw("UPDATE tables_round SET result = %s WHERE id = %s", json.dumps(wrong), rnd.pk)
     check = check_books()
-    found = [d for d in check.differences if d.what == "round result"]
+    found = [d for d in check.differences if d.kind == Kind.ROUND_RESULT]
     assert len(found) == 1 and f"round id {rnd.pk}" in found[0].where and "deltas" in found[0].detail
     assert not check.ok
 
@@ -63,9 +74,9 @@ def test_a_tampered_result_entry_is_found_with_its_id(club: Club) -> None:
     entry = LedgerEntry.objects.get(round=rnd, seat=0, kind=LedgerEntry.Kind.RESULT)
     raw("UPDATE tables_ledgerentry SET amount = amount + 100 WHERE id = %s", entry.pk)
     check = check_books()
-    kinds = {d.what for d in check.differences}
-    assert {"round entries", "zero sum"} <= kinds  # the balances are sums of the same (wrong) entries
-    [paid] = [d for d in check.differences if d.what == "round entries"]
+    kinds = {d.kind for d in check.differences}
+    assert {Kind.ROUND_ENTRY, Kind.ROUND_ZERO_SUM} <= kinds  # the balances are sums of the same (wrong) entries
+    [paid] = [d for d in check.differences if d.kind == Kind.ROUND_ENTRY]
     assert f"entry {entry.pk}" in paid.where and f"was paid {entry.amount + 100} cents" in paid.detail
     with pytest.raises(CommandError, match="difference"):
         call_command("check_books")
@@ -76,11 +87,11 @@ def test_a_result_inserted_for_a_round_that_pays_nothing_is_found(club: Club, ma
     table = full_table("sheepshead", [dan], bots=4)
     live = current_round(table)
     assert not live.over
-    bogus = LedgerEntry.objects.create(game="sheepshead", unit="cents", member=dan, seat=0, label="dan", amount=500,
-                                       round=live, kind=LedgerEntry.Kind.RESULT)
+    bogus = forged(game="sheepshead", unit="cents", member=dan, seat=0, label="dan", amount=500, round=live,
+                   kind=LedgerEntry.Kind.RESULT)
     check = check_books()
-    assert [d.where for d in check.differences if d.what == "round entries"] == [f"entry {bogus.pk}"]
-    assert any(d.what == "zero sum" and f"round id {live.pk}" in d.where for d in check.differences)
+    assert [d.where for d in check.differences if d.kind == Kind.PAYS_NOTHING] == [f"entry {bogus.pk}"]
+    assert any(d.kind == Kind.SOURCE_ZERO_SUM and f"round id {live.pk}" in d.where for d in check.differences)
 
 
 def test_a_round_whose_moves_do_not_replay_is_found(club: Club) -> None:
@@ -89,21 +100,22 @@ def test_a_round_whose_moves_do_not_replay_is_found(club: Club) -> None:
     others = [m for m in ("pass", "pick", "play:QC", "play:7D") if m != move.text]
     raw("UPDATE tables_move SET text = %s WHERE id = %s", others[0], move.pk)
     check = check_books()
-    [problem] = [d for d in check.differences if d.what == "replay"]
+    [problem] = [d for d in check.differences if d.kind == Kind.REPLAY]
     assert f"round id {rnd.pk}" in problem.where and "cannot be played" in problem.detail
     assert not check.ok
 
 
 def test_a_reversal_that_does_not_cancel_its_entry_is_found(club: Club) -> None:
     target = LedgerEntry.objects.filter(in_person=club.hand, kind=LedgerEntry.Kind.CORRECTION).first()
-    bogus = LedgerEntry.objects.create(
+    bogus = forged(
         game="sheepshead", unit="cents", member=target.member, seat=target.seat, label=target.label,
         amount=-target.amount + 1, in_person=club.hand, kind=LedgerEntry.Kind.REVERSAL, reverses=target,
         reason="fat finger", made_by=club.treasurer,
     )
     check = check_books()
-    assert any(d.what == "correction" and d.where == f"entry {bogus.pk}" for d in check.differences)
-    assert any(d.what == "zero sum" and f"in-person result {club.hand.pk}" in d.where for d in check.differences)
+    assert any(d.kind == Kind.CORRECTION and d.where == f"entry {bogus.pk}" for d in check.differences)
+    assert any(d.kind == Kind.SOURCE_ZERO_SUM and f"in-person result {club.hand.pk}" in d.where
+               for d in check.differences)
 
 
 def test_an_in_person_amount_that_is_not_its_score_is_found(club: Club) -> None:
@@ -111,9 +123,9 @@ def test_an_in_person_amount_that_is_not_its_score_is_found(club: Club) -> None:
     entry = LedgerEntry.objects.filter(in_person=hawk).order_by("seat").first()
     raw("UPDATE tables_ledgerentry SET amount = amount + 3 WHERE id = %s", entry.pk)
     check = check_books()
-    [found] = [d for d in check.differences if d.what == "in-person"]
+    [found] = [d for d in check.differences if d.kind == Kind.IN_PERSON_PRICE]
     assert found.where == f"in-person result {hawk.pk}"
-    assert not any(d.what == "zero sum" for d in check.differences)  # Hawk is points: nothing needs to sum to zero
+    assert not any("zero" in d.kind for d in check.differences)  # Hawk is points: nothing needs to sum to zero
     assert check_books(game="sheepshead").ok  # only the game asked for is checked
 
 
@@ -129,7 +141,7 @@ def test_a_standing_that_is_not_the_sum_of_its_entries_is_found(club: Club, monk
 
     monkeypatch.setattr(books, "standings", off_by_one)
     check = check_books()
-    found = [d for d in check.differences if d.what == "balance"]
+    found = [d for d in check.differences if d.kind == Kind.BALANCE]
     ann = club.members[0].pk
     assert {d.where for d in found} == {f"sheepshead, member {ann}", f"hawk, member {ann}"}
     assert all("the standings show" in d.detail for d in found)
