@@ -28,11 +28,11 @@ from tests.tables.treasury.night_support import seeded_sheepshead_hands
 admin = User.objects.get(username="treasurer")
 players = [User.objects.create_user(username=f"{prefix}{n}", email=f"{prefix}{n}@example.org", password="x",
                                     display_name=name) for n, name in enumerate(NAMES)]
-sheet = nights.open_sheet(admin=admin, game="sheepshead", played_on=None, players=players, stake_cents=50,
+draft = nights.open_sheet(admin=admin, game="sheepshead", played_on=None, players=players, stake_cents=50,
                           note="Table 2")
 for hand in seeded_sheepshead_hands(seed=42, count=40, players=6, stake_cents=50):
-    nights.add_row(admin=admin, sheet=sheet, members=players, row=hand.row(players))
-print("night", nights.save_night(admin=admin, sheet=sheet, members=players).night.pk)
+    nights.add_row(admin=admin, draft=draft, version=draft.version, members=players, row=hand.row(players))
+print("night", nights.save_night(admin=admin, draft=draft, version=draft.version, members=players).night.pk)
 """
 
 

@@ -28,11 +28,12 @@ PLAYED_ON = date(2026, 12, 4)
 def night(treasurer, club):
     """A 40-hand night saved through the sheet's own services, as the pages save it."""
     members = [club[name] for name in NAMES]
-    sheet = night_service.open_sheet(admin=treasurer, game="sheepshead", played_on=PLAYED_ON, players=members,
+    draft = night_service.open_sheet(admin=treasurer, game="sheepshead", played_on=PLAYED_ON, players=members,
                                      stake_cents=50)
     for hand in seeded_sheepshead_hands(seed=42, count=40, players=5, stake_cents=50):
-        night_service.add_row(admin=treasurer, sheet=sheet, members=members, row=hand.row(members))
-    return night_service.save_night(admin=treasurer, sheet=sheet, members=members).night
+        night_service.add_row(admin=treasurer, draft=draft, version=draft.version, members=members,
+                              row=hand.row(members))
+    return night_service.save_night(admin=treasurer, draft=draft, version=draft.version, members=members).night
 
 
 def replace(treasurer, record: InPersonRecord, *, picker: str, partner: str, points: int, reason: str):

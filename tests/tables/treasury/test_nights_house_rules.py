@@ -14,12 +14,12 @@ from django.utils import timezone
 from rules.engine import sheepshead
 from tables.ledger.services import inperson
 from tables.ledger.services.inperson import InPersonError
-from tables.models import ClubNight, LedgerEntry
+from tables.models import ClubNight, LedgerEntry, NightDraft
 from tables.treasury.selectors.nights import night_hands
 from tables.treasury.services import nights as service
 from tables.treasury.services.nights import NightError
 from tables.treasury.services.replace import replace_in_person_record
-from tables.treasury.views.nights import SESSION_KEY
+from tests.tables.treasury.night_support import sheet_rows, sheet_version
 
 pytestmark = pytest.mark.django_db
 
@@ -29,11 +29,11 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def night_of(treasurer, members, rows, **house):
     """A sheet opened with these house rules, filled with `rows` and saved; the saved night."""
-    sheet = service.open_sheet(admin=treasurer, game="sheepshead", played_on=timezone.localdate(), players=members,
+    draft = service.open_sheet(admin=treasurer, game="sheepshead", played_on=timezone.localdate(), players=members,
                                stake_cents=100, house=house)
     for row in rows:
-        service.add_row(admin=treasurer, sheet=sheet, members=members, row=row)
-    return service.save_night(admin=treasurer, sheet=sheet, members=members).night
+        service.add_row(admin=treasurer, draft=draft, version=draft.version, members=members, row=row)
+    return service.save_night(admin=treasurer, draft=draft, version=draft.version, members=members).night
 
 
 def entries(night: ClubNight) -> list[dict[str, int]]:
@@ -126,23 +126,29 @@ def test_cracks_are_refused_where_they_cannot_be(treasurer, club) -> None:
 
 def test_six_with_the_dealer_sitting_out(treasurer, club) -> None:
     members = [club[n] for n in NAMES]
-    sheet = service.open_sheet(admin=treasurer, game="sheepshead", played_on=timezone.localdate(), players=members,
+    draft = service.open_sheet(admin=treasurer, game="sheepshead", played_on=timezone.localdate(), players=members,
                                stake_cents=100, house={"dealer_sits_out": True})
-    assert sheet.options == {"stake_cents": 100, "dealer_sits_out": True}
+    assert draft.options == {"stake_cents": 100, "dealer_sits_out": True}
+
+    def add(row: dict) -> None:
+        service.add_row(admin=treasurer, draft=draft, version=draft.version, members=members, row=row)
+
     # Cat deals and sits out: the other five play, Ann picks with Dan.
     row = hand(members, 0, 75, partner=3, dealer=str(members[2].pk))
-    priced = service.add_row(admin=treasurer, sheet=sheet, members=members, row=row)
+    add(row)
+    assert draft.rows.get(number=1).data == row
+    priced = service.price_row(draft=draft, members=members, row=row)
     assert [m.username for m in priced.members] == ["ann", "ben", "dan", "eve", "fay"]
     assert service.seat_amounts(members=members, priced=priced) == [200, -100, 0, 100, -100, -100]
     leaster = {"picker": "leaster", "leaster_points": "0 30 30 30 30", "leaster_tricks": "0 2 1 1 2",
                "dealer": str(members[0].pk)}
-    service.add_row(admin=treasurer, sheet=sheet, members=members, row=leaster)
+    add(leaster)
     with pytest.raises(NightError, match="who dealt"):
-        service.add_row(admin=treasurer, sheet=sheet, members=members, row=hand(members, 0, 75))
+        add(hand(members, 0, 75))
     with pytest.raises(InPersonError, match="must be one of the players"):  # the dealer sat out
-        service.add_row(admin=treasurer, sheet=sheet, members=members,
-                        row=hand(members, 0, 75, dealer=str(members[0].pk)))
-    night = service.save_night(admin=treasurer, sheet=sheet, members=members).night
+        add(hand(members, 0, 75, dealer=str(members[0].pk)))
+    assert draft.rows.count() == 2  # the refused rows were not put on the sheet
+    night = service.save_night(admin=treasurer, draft=draft, version=draft.version, members=members).night
     first, second = night.hands.order_by("number")
     assert first.facts["sat_out"] == "cat" and "cat" not in first.facts["players"]
     assert not LedgerEntry.objects.filter(in_person=first, member=members[2]).exists()
@@ -179,18 +185,19 @@ def test_the_open_sheet_form_offers_the_house_rules(staff_client: Client, club) 
     response = staff_client.post(url, form)
     assert response.status_code == 302
     token = response["Location"].rstrip("/").rsplit("/", 1)[1]
-    assert staff_client.session[SESSION_KEY][token]["options"] == {
+    assert NightDraft.objects.get(token=token).options == {
         "stake_cents": 50, "schneider": "thirty_or_less", "cracking": True}
     sheet = staff_client.get(response["Location"]).content.decode()
     assert "House rules of this night:" in sheet and "Schneider: 30 or fewer is schneider" in sheet
     assert 'name="cracked"' in sheet and 'name="recracked"' in sheet and 'name="dealer"' not in sheet
     ann = club["ann"]
     answer = staff_client.post(reverse("treasury_night_row", args=[token]),
-                               {"picker": str(ann.pk), "points": "30", "cracked": "on"}, **HTMX).content.decode()
+                               {"version": sheet_version(token), "picker": str(ann.pk), "points": "30",
+                                "cracked": "on"}, **HTMX).content.decode()
     assert "errornote" not in answer
     # Alone against four, 30 points is schneider tonight (rate -4), cracked doubles the 50 cents: 4 x 4 x 100.
     assert f'data-member="{ann.pk}" data-amount="-1600"' in answer
-    saved = staff_client.post(reverse("treasury_night_save", args=[token]))
+    saved = staff_client.post(reverse("treasury_night_save", args=[token]), {"version": sheet_version(token)})
     night = ClubNight.objects.get()
     assert saved["Location"] == reverse("treasury_night", args=[night.pk])
     detail = staff_client.get(saved["Location"]).content.decode()
@@ -203,7 +210,7 @@ def test_a_form_without_house_rules_opens_a_night_of_the_seeds_rules(staff_clien
     response = staff_client.post(reverse("treasury_night_new"), form)
     assert response.status_code == 302
     token = response["Location"].rstrip("/").rsplit("/", 1)[1]
-    assert staff_client.session[SESSION_KEY][token]["options"] == {"stake_cents": 100}
+    assert NightDraft.objects.get(token=token).options == {"stake_cents": 100}
 
 
 def test_a_replacement_keeps_the_hands_house_rules(treasurer, club) -> None:
@@ -250,9 +257,86 @@ def test_a_sheets_away_players_stay_away_on_the_next_row(staff_client: Client, c
     token = response["Location"].rstrip("/").rsplit("/", 1)[1]
     fay = club["fay"]
     answer = staff_client.post(reverse("treasury_night_row", args=[token]),
-                               {"picker": str(club["ann"].pk), "points": "75", "away": [str(fay.pk)]},
+                               {"version": sheet_version(token), "picker": str(club["ann"].pk), "points": "75",
+                                "away": [str(fay.pk)]},
                                **HTMX).content.decode()
     assert "errornote" not in answer
     assert f'data-member="{fay.pk}" data-amount=""' in answer  # no entry: shown as a dash
     entry = answer[answer.index('id="entry"'):]
     assert re.search(rf'name="away" value="{fay.pk}"[^>]*checked', entry)
+
+
+def test_a_night_of_cracks_sitting_dealers_and_comings_and_goings_through_the_sheets_pages(
+        staff_client: Client, club) -> None:
+    """The drafts' pages end to end with every house rule a row asks for: the dealer, who is away (carried to the
+    next row's form), the crack boxes; what is booked is what the engine pays the hand's own players."""
+    form = {"game": "sheepshead", "played_on": timezone.localdate().isoformat(), "stake_cents": "100",
+            "house_cracking": "on", "house_dealer_sits_out": "on", "house_players_change": "on",
+            **{f"seat_{n}": name for n, name in enumerate(NAMES, 1)}}
+    response = staff_client.post(reverse("treasury_night_new"), form)
+    assert response.status_code == 302
+    token = response["Location"].rstrip("/").rsplit("/", 1)[1]
+    assert NightDraft.objects.get(token=token).options == {
+        "stake_cents": 100, "cracking": True, "dealer_sits_out": True, "players_change": True}
+    pk = {name: str(club[name].pk) for name in NAMES}
+    row_url = reverse("treasury_night_row", args=[token])
+
+    def post_row(row: dict) -> str:
+        answer = staff_client.post(row_url, {"version": sheet_version(token), **row}, **HTMX).content.decode()
+        assert "errornote" not in answer, answer[-3000:]
+        return answer
+
+    # 1: Fay has not come, Cat deals and sits out: Ann alone against Ben, Dan and Eve, cracked.
+    answer = post_row({"dealer": pk["cat"], "picker": pk["ann"], "points": "75", "away": [pk["fay"]],
+                       "cracked": "on"})
+    first = sheepshead.settle(players=4, picker=0, partner=None, picker_points=75, stake_cents=100, cracks=1)
+    row_html = answer[answer.index('data-number="1"'):answer.index('id="entry"')]
+    assert f'data-member="{pk["ann"]}" data-amount="{first[0]}"' in row_html
+    assert f'data-member="{pk["cat"]}" data-amount="0"' in row_html  # dealt, sat out
+    assert f'data-member="{pk["fay"]}" data-amount=""' in row_html  # not come yet
+    entry = answer[answer.index('id="entry"'):]
+    assert re.search(rf'name="away" value="{pk["fay"]}"[^>]*checked', entry)  # Fay is still away on row 2
+    assert not re.search(r'name="(cracked|recracked)"[^>]*checked', entry)  # a crack is one hand's
+    # 2: still without Fay, Dan deals: Ben alone against Ann, Cat and Eve with 30, cracked and re-cracked.
+    post_row({"dealer": pk["dan"], "picker": pk["ben"], "points": "30", "away": [pk["fay"]], "cracked": "on",
+              "recracked": "on"})
+    second = sheepshead.settle(players=4, picker=1, partner=None, picker_points=30, stake_cents=100, cracks=2)
+    # 3: Fay has come, Eve deals: Cat with Fay against Ann, Ben and Dan with 61, not cracked.
+    post_row({"dealer": pk["eve"], "picker": pk["cat"], "partner": pk["fay"], "points": "61"})
+    third = sheepshead.settle(players=5, picker=2, partner=4, picker_points=61, stake_cents=100)
+    # The refusals of a row that breaks the night's rules come back with the reason, and nothing is added.
+    for bad, reason in (({"picker": pk["ann"], "points": "75"}, "who dealt"),
+                        ({"dealer": pk["fay"], "picker": pk["ann"], "points": "75", "away": [pk["fay"]]},
+                         "at the table"),
+                        ({"dealer": pk["ben"], "picker": pk["ann"], "points": "75", "recracked": "on"},
+                         "re-cracked")):
+        refused = staff_client.post(row_url, {"version": sheet_version(token), **bad}, **HTMX).content.decode()
+        assert "errornote" in refused and reason in refused, reason
+    assert len(sheet_rows(token)) == 3
+    # Row 2's form offers what it was typed with, to change it in place.
+    page = staff_client.get(reverse("treasury_night_sheet", args=[token]), {"edit": "2"}).content.decode()
+    edit = page[page.index('name="edit-picker"') - 3000:]
+    assert re.search(rf'name="edit-away" value="{pk["fay"]}"[^>]*checked', edit)
+    assert re.search(r'name="edit-recracked"[^>]*checked', edit)
+    assert re.search(rf'<option value="{pk["dan"]}" selected>', edit[edit.index('name="edit-dealer"'):])
+    # Changed in place: 31 points, only cracked; Fay still away, Dan still dealing.
+    changed = staff_client.post(reverse("treasury_night_row_change", args=[token, 2]), {
+        "version": sheet_version(token), "edit-dealer": pk["dan"], "edit-picker": pk["ben"], "edit-points": "31",
+        "edit-away": [pk["fay"]], "edit-cracked": "on"})
+    assert changed.status_code == 302, changed.content.decode()[-3000:]
+    assert sheet_rows(token)[1] == {"dealer": pk["dan"], "picker": pk["ben"], "partner": "", "points": "31",
+                                    "leaster_points": "", "leaster_tricks": "", "away": [pk["fay"]],
+                                    "cracked": True, "recracked": False}
+    second = sheepshead.settle(players=4, picker=1, partner=None, picker_points=31, stake_cents=100, cracks=1)
+
+    saved = staff_client.post(reverse("treasury_night_save", args=[token]), {"version": sheet_version(token)})
+    night = ClubNight.objects.get()
+    assert saved["Location"] == reverse("treasury_night", args=[night.pk])
+    assert entries(night) == [dict(zip(["ann", "ben", "dan", "eve"], first, strict=True)),
+                              dict(zip(["ann", "ben", "cat", "eve"], second, strict=True)),
+                              dict(zip(["ann", "ben", "cat", "dan", "fay"], third, strict=True))]
+    facts = [r.facts for r in night.hands.order_by("number")]
+    assert [f["sat_out"] for f in facts] == ["cat", "dan", "eve"]
+    assert [f.get("cracks", 0) for f in facts] == [1, 1, 0]
+    for record in night.hands.all():
+        assert inperson.price_from_facts(kind=record.kind, facts=record.facts).amounts == record.score["money"]
