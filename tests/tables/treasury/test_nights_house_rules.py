@@ -18,6 +18,7 @@ from tables.models import ClubNight, LedgerEntry, NightDraft
 from tables.treasury.selectors.nights import night_hands
 from tables.treasury.services import nights as service
 from tables.treasury.services.nights import NightError
+from tables.treasury.services.books import check_books
 from tables.treasury.services.replace import replace_in_person_record
 from tests.tables.treasury.night_support import sheet_rows, sheet_version
 
@@ -340,3 +341,6 @@ def test_a_night_of_cracks_sitting_dealers_and_comings_and_goings_through_the_sh
     assert [f.get("cracks", 0) for f in facts] == [1, 1, 0]
     for record in night.hands.all():
         assert inperson.price_from_facts(kind=record.kind, facts=record.facts).amounts == record.score["money"]
+    # The books' check re-prices each hand from its facts under the night's rules, and who was paid from its players.
+    books = check_books()
+    assert books.ok, [str(d) for d in books.differences]
