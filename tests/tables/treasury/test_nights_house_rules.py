@@ -17,8 +17,8 @@ from tables.ledger.services.inperson import InPersonError
 from tables.models import ClubNight, LedgerEntry, NightDraft
 from tables.treasury.selectors.nights import night_hands
 from tables.treasury.services import nights as service
-from tables.treasury.services.nights import NightError
 from tables.treasury.services.books import check_books
+from tables.treasury.services.nights import NightError
 from tables.treasury.services.replace import replace_in_person_record
 from tests.tables.treasury.night_support import sheet_rows, sheet_version
 
