@@ -38,6 +38,7 @@ from tables.models import (
     Round,
     Season,
     Seat,
+    Settlement,
 )
 from tables.play.amounts import points_text
 from tables.play.bot_names import bot_player_name, level_order
@@ -239,11 +240,14 @@ def payment_sentence(payment: NightPayment) -> str:
 
 @dataclass(frozen=True)
 class PaymentRow:
-    """A payment at the club's table that the member made or received."""
+    """A payment the member made or received: at the club's table for a night, or in a settlement of a game's books
+    (the treasurer settles a game when its payments have been made)."""
 
-    payment: NightPayment
+    key: str  # "night-<payment id>" or "settlement-<id>-<n>": one per row, for the page's markup
     sentence: str
+    context: str  # what it paid: the night, or the settlement
     made: bool  # True: the member paid; False: the member was paid
+    day: date
 
 
 @dataclass
@@ -256,23 +260,75 @@ class History:
 
 def _payments(user: User, game: str | None, start: date | None, end: date | None,
               balances: dict[str, GameBalance]) -> list[PaymentRow]:
-    """The member's payments at the table in the period, newest first; every payment up to the period's end is
-    counted into the balances still owed (what was paid before the period settled part of the balance before it)."""
+    """The member's payments in the period, newest first: those made at the table for a night, and their part of each
+    settlement of a game's books. Every payment up to the period's end is counted into the balances still owed (what
+    was paid before the period settled part of the balance before it)."""
+    rows = _night_payments(user, game, end, balances) + _settlement_payments(user, game, end, balances)
+    rows.sort(key=lambda row: (row.day, row.key), reverse=True)
+    return [row for row in rows if start is None or row.day >= start]
+
+
+def _count_paid(balances: dict[str, GameBalance], game: str, amount: int, *, made: bool) -> None:
+    line = balances.get(game)
+    if line is not None:
+        line.paid += amount if made else -amount
+        line.payments += 1
+
+
+def _night_payments(user: User, game: str | None, end: date | None,
+                    balances: dict[str, GameBalance]) -> list[PaymentRow]:
     mine = NightPayment.objects.filter(Q(payer=user) | Q(payee=user)).select_related("payer", "payee", "night")
     if game:
         mine = mine.filter(night__game=game)
     if end is not None:
         mine = mine.filter(paid_on__lte=end)
     rows = []
-    for payment in mine.order_by("-paid_on", "-id"):
+    for payment in mine:
         made = payment.payer_id == user.pk
-        line = balances.get(payment.night.game)
-        if line is not None:
-            line.paid += payment.amount if made else -payment.amount
-            line.payments += 1
-        if start is None or payment.paid_on >= start:
-            rows.append(PaymentRow(payment=payment, sentence=payment_sentence(payment), made=made))
+        _count_paid(balances, payment.night.game, payment.amount, made=made)
+        rows.append(PaymentRow(key=f"night-{payment.pk}", sentence=payment_sentence(payment), made=made,
+                               context=gettext("for the %(night)s") % {"night": payment.night}, day=payment.paid_on))
     return rows
+
+
+def _settlement_payments(user: User, game: str | None, end: date | None,
+                         balances: dict[str, GameBalance]) -> list[PaymentRow]:
+    """The member's part of each settlement: the payments it stored, as made on the day it was settled (the club's
+    day), the house named as the club."""
+    settlements = Settlement.objects.filter(unit="cents").order_by("settled_at", "id")
+    if game:
+        settlements = settlements.filter(game=game)
+    zone = club_zone()
+    found: list[tuple[Settlement, int, dict[str, Any], date]] = []
+    for settlement in settlements:
+        day = timezone.localtime(settlement.settled_at, zone).date()
+        if end is not None and day > end:
+            continue
+        for n, payment in enumerate(settlement.payments or []):
+            if user.pk in (payment.get("payer"), payment.get("payee")):
+                found.append((settlement, n, payment, day))
+    names = User.objects.in_bulk({who for _s, _n, p, _d in found for who in (p.get("payer"), p.get("payee"))
+                                  if who is not None})
+    rows = []
+    for settlement, n, payment, day in found:
+        made = payment.get("payer") == user.pk
+        _count_paid(balances, settlement.game, int(payment["amount"]), made=made)
+        sentence = gettext("%(payer)s paid %(payee)s %(amount)s on %(day)s") % {
+            "payer": _party_name(names, payment.get("payer")), "payee": _party_name(names, payment.get("payee")),
+            "amount": dollars_text(int(payment["amount"]), signed=False),
+            "day": date_format(day, "j M Y")}
+        rows.append(PaymentRow(key=f"settlement-{settlement.pk}-{n}", sentence=sentence, made=made, day=day,
+                               context=gettext("when the treasurer settled %(game)s") % {
+                                   "game": registry.spec(settlement.game).title if registry.known(settlement.game)
+                                   else settlement.game}))
+    return rows
+
+
+def _party_name(names: dict[int, User], who: int | None) -> str:
+    if who is None:
+        return gettext("the club")
+    member = names.get(who)
+    return member.shown_name if member is not None else gettext("a former member")
 
 
 def member_history(*, user: User, game: str | None = None, start: date | None = None,

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.ledger.selectors import club_today
+from tables.ledger.selectors import club_today, member_history
 from tables.ledger.services.inperson import record_hawk_round, record_sheepshead_hand
 from tables.models import LedgerEntry, Settlement
 from tables.play.services.errors import NotAllowed
@@ -209,3 +209,28 @@ def test_the_ledger_in_the_admin_links_to_settling_and_statements(make_member) -
     client.force_login(make_member("boss", is_staff=True, is_superuser=True))  # the changelist needs view permission
     body = client.get(reverse("admin:tables_ledgerentry_changelist")).content.decode()
     assert f'href="{URL}"' in body and f'href="{reverse("treasury_statement")}"' in body
+
+
+def test_after_a_settlement_each_members_history_shows_what_they_paid_and_nothing_still_owed(
+        staff_client, treasurer, club) -> None:
+    """The treasurer settles a game once its payments are made: Cat's history then shows her -$9.00 as paid, to each
+    of the four, and nothing still owed; a hand after the settlement is owed again."""
+    two_hands(treasurer)
+    before = member_history(user=club["cat"], game="sheepshead")
+    assert before.balances[0].closing == -900 and before.balances[0].owed == -900 and before.payments == []
+    data, _page = confirm(staff_client)
+    staff_client.post(URL, data)
+    cat = member_history(user=club["cat"], game="sheepshead")
+    assert cat.balances[0].closing == -900  # the ledger is the ledger: what she lost stays in it
+    assert cat.balances[0].owed == 0 and cat.balances[0].payments == 4
+    assert sorted(p.sentence.split(" on ")[0] for p in cat.payments) == [
+        "Cat paid Ann $4.00", "Cat paid Ben $3.00", "Cat paid Dan $1.00", "Cat paid Eve $1.00"]
+    assert all(p.made and p.context == "when the treasurer settled Sheepshead" for p in cat.payments)
+    ann = member_history(user=club["ann"], game="sheepshead")
+    assert ann.balances[0].owed == 0 and [p.made for p in ann.payments] == [False]
+    cats_page = Client()
+    cats_page.force_login(club["cat"])
+    body = cats_page.get(reverse("my_history"), {"game": "sheepshead"}).content.decode()
+    assert 'id="my-payments"' in body and "Cat paid Ann $4.00" in body and 'data-owed="0"' in body
+    record_sheepshead_hand(admin=treasurer, players=NAMES, picker="ann", partner="ben", picker_points=75)
+    assert member_history(user=club["cat"], game="sheepshead").balances[0].owed == -100
