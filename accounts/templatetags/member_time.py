@@ -6,13 +6,16 @@ A time without its zone is a guess for anyone not in the club's; the zone is the
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from django import template
+from django.conf import settings
 from django.utils import dateformat, timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import pgettext_lazy
+
+from accounts.time_zones import zone_named
 
 register = template.Library()
 
@@ -52,3 +55,12 @@ def when(value: datetime | None, part: str = "") -> SafeString | str:
     zone = timezone.get_current_timezone()
     return format_html('<time datetime="{}" title="{}">{}</time>', utc.isoformat().replace("+00:00", "Z"),
                        str(getattr(zone, "key", zone)).replace("_", " "), when_text(value, part))
+
+
+@register.filter
+def club_day(value: datetime | None) -> date | None:
+    """The club's day of a moment (settings.TIME_ZONE), whoever reads it: the day a hand or a night counts on is
+    the club's, so a moment is compared with it in the club's zone, not the reader's."""
+    if value is None:
+        return None
+    return timezone.localtime(value, zone_named(settings.TIME_ZONE)).date()

@@ -160,3 +160,20 @@ def test_an_online_round_counts_on_the_clubs_day_it_finished(treasurer, make_mem
     assert [row.marker for row in rows] == ["", "reversal", "correction"]
     assert [row.booked_later for row in rows] == [False, True, True]
     assert statement(member=ann, game="sheepshead", start=DEC_5, end=DEC_5).games[0].rows == []
+
+
+def test_the_nights_pages_show_when_a_night_was_booked_where_it_is_another_day(staff_client, treasurer, club, clock):
+    night = night_of_the_4th_saved_on_the_5th(treasurer, clock)
+    listed = staff_client.get(reverse("treasury_nights")).content.decode()
+    row = listed[listed.index(f'data-night="{night.pk}"'):]
+    row = row[:row.index("</tr>")]
+    assert "4 Dec 2026" in row or "Dec. 4, 2026" in row
+    assert "(booked <time" in row and 'datetime="2026-12-05T16:00:00Z"' in row  # 10:00 at the club
+    detail = staff_client.get(reverse("treasury_night", args=[night.pk])).content.decode()
+    assert "(booked <time" in detail and 'datetime="2026-12-05T16:00:00Z"' in detail
+
+    same_day = ClubNight(game="sheepshead", played_on=DEC_5, seats=[], options={"stake": 100}, token="dec-5",
+                         recorded_by=treasurer, recorded_at=club_time(DEC_5, 23))
+    same_day.save()
+    detail = staff_client.get(reverse("treasury_night", args=[same_day.pk])).content.decode()
+    assert "(booked" not in detail
