@@ -60,6 +60,8 @@ def test_two_members_finish_a_match_and_both_go_to_the_rematch(browser, server, 
     bob.goto(url)
     expect(bob.locator("#live")).to_have_text("live")
     bob.get_by_role("button", name="Take a seat").click()
+    # Bob is seated before Alice adds the bots (else, on a loaded machine, a bot may take the seat he asked for).
+    expect(bob.locator("#board .seat.me")).to_have_attribute("data-seat", "1")
     for _ in range(2):
         before = board_version(alice)
         alice.get_by_role("button", name="Add a bot").click()
