@@ -284,7 +284,14 @@
     play(between(next.board), 0, function () {
       var away = !sameState(stateOf(currentBoard()), stateOf(next.board));
       (away ? leaveFinished : function (then) { then(); })(function () {
+        var was = stateOf(currentBoard());
         swapIn(next);
+        // The board just swapped in is seen for its own time before the next held board's moves begin: htmx's
+        // htmx:load (which sets the hold for a board that comes in) fires only once it settles, after this returns,
+        // and the next board's first frame, built at once, would otherwise replace this board's trick in the same
+        // task, unseen (a loaded machine holds two boards when a forced card is played a second after the turn).
+        var now = stateOf(next.board);
+        if (now && !sameState(was, now)) holdUntil = Math.max(holdUntil, performance.now() + (now.finished ? PAUSE_MS : STEP_MS));
         step();
       });
     });

@@ -95,6 +95,11 @@ def finished_spells(shown: list[dict[str, Any]]) -> list[tuple[list[str], float]
             if state["finished"] and not state["mine"]]
 
 
+def said(shown: list[dict[str, Any]]) -> list[str]:
+    """What the page showed, in order and when (ms): short enough to read in a failure."""
+    return [f"{state['at']:.0f}: {state['said']}" for state in shown]
+
+
 def partial_states(shown: list[dict[str, Any]]) -> set[str]:
     return {" ".join(state["cards"]) for state in shown if not state["finished"]}
 
@@ -129,11 +134,12 @@ def test_each_move_of_instant_bots_is_seen_on_its_own(browser, server, shots) ->
     open_table(page, server, "hawk", 4, bots=True, bot_level="easy", speed="instant")
     assert page.locator(".table-page").get_attribute("data-card-sounds") == "on"
     shown = play_tricks(page, 4)
+    print("\n".join(said(shown)))  # in the report of a failure: every state the page showed, in order
     partials = partial_states(shown)
     finished = [state for state in shown if state["finished"]]
     for trick in finished[1:]:  # the first may have been begun by the bots before the page opened
         for count in range(1, len(trick["cards"])):
-            assert " ".join(trick["cards"][:count]) in partials, (trick["cards"][:count], shown)
+            assert " ".join(trick["cards"][:count]) in partials, (trick["cards"][:count], said(shown))
     assert page.evaluate("window.__moving") > 0  # the cards travelled
     assert int(page.locator(".table-page").get_attribute("data-card-sounds-played") or 0) > 0
     page.screenshot(path=shots / "instant-bots-replayed.png")
@@ -146,10 +152,11 @@ def test_reduced_motion_shows_the_same_moves_without_movement(browser, server) -
     open_table(page, server, "hawk", 4, bots=True, bot_level="easy", speed="instant")
     assert page.locator(".table-page").get_attribute("data-card-sounds") == "off"
     shown = play_tricks(page, 3)
+    print("\n".join(said(shown)))  # in the report of a failure: every state the page showed, in order
     partials = partial_states(shown)
     for trick in [state for state in shown if state["finished"]][1:]:
         for count in range(1, len(trick["cards"])):
-            assert " ".join(trick["cards"][:count]) in partials, (trick["cards"][:count], shown)
+            assert " ".join(trick["cards"][:count]) in partials, (trick["cards"][:count], said(shown))
     assert page.evaluate("window.__moving") == 0
     assert page.evaluate("document.getAnimations().length") == 0
     assert page.locator(".table-page").get_attribute("data-card-sounds-played") is None

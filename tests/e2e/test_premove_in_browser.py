@@ -8,6 +8,7 @@ she holds none of it), chosen only while a trick another seat led waits for her 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -32,10 +33,15 @@ def a_card_to_choose(page: Page, name: str) -> str | None:
     captions = [text.strip() for text in trick.locator("figcaption").all_inner_texts()]
     if name in captions or trick.count() >= 4:
         return None
-    led = SUIT_LETTERS.get(trick.first.locator(".suit").inner_text().strip())
-    own = page.locator(f"#board .hand [data-premove$='{led}']")
-    button = own.first if own.count() else page.locator("#board .hand [data-premove]").first
-    return button.get_attribute("data-premove")
+    # Nothing here waits for an element: the board may be swapped under these reads (the trick taken, her turn to
+    # lead), and a read that waited would wait through her turn, when nothing else moves.
+    suits = trick.first.locator(".suit").all_inner_texts()
+    if not suits:
+        return None
+    led = SUIT_LETTERS.get(suits[0].strip())
+    moves = page.locator(f"#board .hand [data-premove$='{led}']").evaluate_all("els => els.map(e => e.dataset.premove)")
+    moves = moves or page.locator("#board .hand [data-premove]").evaluate_all("els => els.map(e => e.dataset.premove)")
+    return moves[0] if moves else None
 
 
 def test_a_card_chosen_ahead_is_played_when_her_turn_comes(browser, server, e2e_env, shots) -> None:
@@ -44,7 +50,10 @@ def test_a_card_chosen_ahead_is_played_when_her_turn_comes(browser, server, e2e_
     open_table(page, server, "hawk", 4, bots=True, speed="slow")
     expect(page.locator("#live")).to_have_text("live")
     chosen = None
-    for _ in range(80):
+    # Until a trick another seat led waits for her card: a hand that takes trick after trick leads them all, and each
+    # such trick passes in the bots' 4.5 s with nothing to choose; a loaded machine makes every step slower.
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
         if is_my_turn(page):
             click_move(page)
             continue
