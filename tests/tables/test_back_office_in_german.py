@@ -194,3 +194,17 @@ def test_the_catalogue_says_die_blinde_and_aufnehmer_every_time() -> None:
     rules = (Path(settings.BASE_DIR) / "templates" / "rules" / "de" / "sheepshead.html").read_text(encoding="utf-8")
     assert "Blinde" in rules and "Aufnehmer" in rules
     assert not re.search(r"\b(?:Blind|Blinder)\b", rules)
+
+
+def test_the_catalogue_and_the_rules_page_call_the_leaster_ramsch() -> None:
+    """One German word for the hand nobody picks, as for the blind and the picker: the board, the results, the
+    treasurer's sheet and the rules page all say Ramsch (the rules page names the American word once, in brackets)."""
+    entries = [(PLACEHOLDER.sub("", msgid), msgstr) for msgid, msgstr in catalogue()]
+    leaster = [(msgid, msgstr) for msgid, msgstr in entries if re.search(r"\bleasters?\b", msgid, flags=re.I)]
+    assert len(leaster) >= 10
+    for msgid, msgstr in leaster:
+        assert "Ramsch" in msgstr and "Leaster" not in msgstr, (msgid, msgstr)
+    rules = (Path(settings.BASE_DIR) / "templates" / "rules" / "de" / "sheepshead.html").read_text(encoding="utf-8")
+    headings = re.findall(r"<h2[^>]*>([^<]*)</h2>", rules)
+    assert "Ramsch" in headings and not any("Leaster" in heading for heading in headings)
+    assert rules.count("Leaster") == 1  # „Leaster“ in brackets, where the Ramsch is explained
