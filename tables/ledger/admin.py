@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from tables.ledger.csv_export import csv_response, machine_money
 from tables.ledger.forms import CorrectionForm, HawkResultForm, PeriodForm, SheepsheadResultForm
-from tables.ledger.selectors import balances, in_period, money_text, replay_step, seat_names
+from tables.ledger.selectors import balances, dollars_text, in_period, money_text, replay_step, seat_names
 from tables.ledger.services import inperson
 from tables.ledger.services.ledger import correct_entries
 from tables.models import (
@@ -38,6 +38,7 @@ from tables.models import (
     MatchPlace,
     MatchResult,
     Move,
+    NightPayment,
     Round,
     Season,
     Settlement,
@@ -347,6 +348,29 @@ class SettlementAdmin(ReadOnlyRecords):
     @admin.display(description=_("members settled"))
     def members(self, settlement: Settlement) -> str:
         return _members_named(settlement.balances or {})
+
+
+@admin.register(NightPayment)
+class NightPaymentAdmin(ReadOnlyRecords):
+    """Money paid at the table for a club night, read here; recorded on the night's settle sheet in the treasury."""
+
+    list_display = ("paid_on", "payer", "payee", "amount_shown", "night_link", "recorded_by", "recorded_at")
+    list_filter = ("paid_on", ("payer", admin.RelatedOnlyFieldListFilter), ("payee", admin.RelatedOnlyFieldListFilter))
+    list_select_related = ("payer", "payee", "night", "recorded_by")
+    search_fields = ("note", "payer__username", "payer__display_name", "payee__username", "payee__display_name")
+    date_hierarchy = "paid_on"
+    fields = ("night_link", "paid_on", "payer", "payee", "amount_shown", "note", "recorded_by", "recorded_at")
+    readonly_fields = fields
+
+    @admin.display(description=_("amount"), ordering="amount")
+    def amount_shown(self, payment: NightPayment) -> str:
+        return dollars_text(payment.amount, signed=False)
+
+    @admin.display(description=_("club night"), ordering="night__played_on")
+    def night_link(self, payment: NightPayment) -> str:
+        # The night's settle sheet in the treasury, where payments are recorded, by URL name (as ClubNightAdmin's).
+        return format_html('<a href="{}">{}</a>', reverse("treasury_night_settle", args=[payment.night_id]),
+                           date_format(payment.night.played_on))
 
 
 class MoveInline(ReadOnlyInline):

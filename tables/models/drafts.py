@@ -23,23 +23,28 @@ from tables.models.play import game_choices
 class NightDraft(models.Model):
     """The sheet's heading (game, day, players in seat order, options) and its state; its hands are DraftRows."""
 
-    token = models.CharField(max_length=64, unique=True,
+    token = models.CharField(verbose_name=_("token"), max_length=64, unique=True,
                              help_text=_("The sheet's key; the saved night carries the same token."))
-    game = models.CharField(max_length=20, choices=game_choices)
-    played_on = models.DateField()
-    seats = models.JSONField(help_text=_("The players' member ids, in seat order."))
-    options = models.JSONField(default=dict, blank=True, help_text=_("The night's stake and house rules."))
-    note = models.CharField(max_length=200, blank=True)
-    version = models.PositiveIntegerField(default=1)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    updated_at = models.DateTimeField(default=timezone.now, db_index=True)
-    night = models.OneToOneField(ClubNight, on_delete=models.PROTECT, null=True, blank=True, related_name="draft",
+    game = models.CharField(verbose_name=_("game"), max_length=20, choices=game_choices)
+    played_on = models.DateField(verbose_name=_("played on"))
+    seats = models.JSONField(verbose_name=_("seats"), help_text=_("The players' member ids, in seat order."))
+    options = models.JSONField(verbose_name=_("options"), default=dict, blank=True,
+                               help_text=_("The night's stake and house rules."))
+    note = models.CharField(verbose_name=_("note"), max_length=200, blank=True)
+    version = models.PositiveIntegerField(verbose_name=_("version"), default=1)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("created by"), on_delete=models.PROTECT,
+                                   related_name="+")
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
+    updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("updated by"), on_delete=models.PROTECT,
+                                   related_name="+")
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), default=timezone.now, db_index=True)
+    night = models.OneToOneField(ClubNight, verbose_name=_("night"), on_delete=models.PROTECT, null=True, blank=True,
+                                 related_name="draft",
                                  help_text=_("The night this sheet was signed off as; empty while it is open."))
-    signed_off_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+    signed_off_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("signed off by"),
+                                      on_delete=models.PROTECT, null=True, blank=True,
                                       related_name="+")
-    signed_off_at = models.DateTimeField(null=True, blank=True)
+    signed_off_at = models.DateTimeField(verbose_name=_("signed off at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("score sheet")
@@ -60,16 +65,18 @@ class DraftRow(models.Model):
     `number` is the hand's number on the paper, unique on its sheet; rows are shown and booked in that order. A
     voided row keeps its number and place and counts nothing."""
 
-    draft = models.ForeignKey(NightDraft, on_delete=models.CASCADE, related_name="rows")
-    number = models.PositiveSmallIntegerField()
-    data = models.JSONField()
-    void = models.BooleanField(default=False)
-    void_reason = models.CharField(max_length=200, blank=True)
-    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    entered_at = models.DateTimeField(default=timezone.now)
-    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+    draft = models.ForeignKey(NightDraft, verbose_name=_("draft"), on_delete=models.CASCADE, related_name="rows")
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    data = models.JSONField(verbose_name=_("data"))
+    void = models.BooleanField(verbose_name=_("void"), default=False)
+    void_reason = models.CharField(verbose_name=_("void reason"), max_length=200, blank=True)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("entered by"), on_delete=models.PROTECT,
                                    related_name="+")
-    changed_at = models.DateTimeField(null=True, blank=True)
+    entered_at = models.DateTimeField(verbose_name=_("entered at"), default=timezone.now)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("changed by"), on_delete=models.PROTECT,
+                                   null=True, blank=True,
+                                   related_name="+")
+    changed_at = models.DateTimeField(verbose_name=_("changed at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("score sheet row")

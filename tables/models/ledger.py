@@ -399,17 +399,18 @@ class NightPayment(AppendOnlyModel):
     leaves the rest owed (an IOU carried forward) without touching any ledger entry. `token` is the payment form's
     own key (made when the form was drawn): the same form sent twice finds its payment and records nothing more."""
 
-    night = models.ForeignKey(ClubNight, on_delete=models.PROTECT, related_name="payments")
-    payer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="night_payments_made")
-    payee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+    night = models.ForeignKey(ClubNight, verbose_name=_("night"), on_delete=models.PROTECT, related_name="payments")
+    payer = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("payer"), on_delete=models.PROTECT,
+                              related_name="night_payments_made")
+    payee = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("payee"), on_delete=models.PROTECT,
                               related_name="night_payments_received")
-    amount = models.PositiveIntegerField(help_text=_("In cents."))
-    paid_on = models.DateField(help_text=_("The day the money changed hands."))
-    note = models.CharField(max_length=200, blank=True)
-    token = models.CharField(max_length=64, unique=True)
-    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+    amount = models.PositiveIntegerField(verbose_name=_("amount"), help_text=_("In cents."))
+    paid_on = models.DateField(verbose_name=_("paid on"), help_text=_("The day the money changed hands."))
+    note = models.CharField(verbose_name=_("note"), max_length=200, blank=True)
+    token = models.CharField(verbose_name=_("token"), max_length=64, unique=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("recorded by"), on_delete=models.PROTECT,
                                     related_name="night_payments_recorded")
-    recorded_at = models.DateTimeField(default=timezone.now, db_index=True)
+    recorded_at = models.DateTimeField(verbose_name=_("recorded at"), default=timezone.now, db_index=True)
 
     class Meta:
         verbose_name = _("payment of a club night")
