@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -121,8 +120,7 @@ def test_each_search_level_plays_at_its_budget_and_normal_below_where_the_search
     assert bot.BUDGETS["normal"] < 300 < bot.BUDGETS["strong"]
     for level, cases in (("normal", views[:40]), ("strong", views[:6])):
         choose = bot.chooser(level, "budget")
-        game = bot.STRONG_SEARCH if level == "strong" else bot.SEARCH  # strong weighs `stopping`'s best two
-        at_budget = search.pimc_chooser(game, bot.BUDGETS[level], f"{level}|budget", width=2)
+        at_budget = search.pimc_chooser(bot.SEARCH, bot.BUDGETS[level], f"{level}|budget", width=2)
         at_300 = search.pimc_chooser(bot.SEARCH, 300, f"{level}|budget", width=2)
         differs = 0
         for view, legal in cases:
@@ -132,39 +130,3 @@ def test_each_search_level_plays_at_its_budget_and_normal_below_where_the_search
                 differs += move != at_300(view, legal)
         if level == "normal":
             assert differs > 0  # the lower budget changes moves: the levels are not the same search
-
-
-def stop_view(declined_next: list[list[str]], hand: str = "2H 3S KC", pile: str = "9H") -> dict:
-    """A view of seat 0 at four players whose next player (seat 1) holds cards read from `declined_next` (the tops
-    declined are on the pile, below `pile`)."""
-    tops = sorted({top for slot in declined_next for top in slot})
-    return {"players": 4, "seat": 0, "hand": hand.split(), "pile_seen": tops + pile.split(),
-            "declined": [[], declined_next, [["AD"]] * 5, [["AD"]] * 5]}
-
-
-def test_the_stop_chance_reads_the_next_players_declined_tops() -> None:
-    chance = bot._stop_chance(stop_view([["7H", "5C"], ["7H", "5C"]], hand="5H 3S KC"))
-    assert chance(card("5H")) == 1.0  # neither card can be a heart or a five: both were declined
-    assert chance(card("3S")) < chance(card("KC")) < 1.0  # nor a club: a king of clubs is followed by kings alone
-    unseen = 52 - 5  # three in hand, two on the pile
-    hearts_out, sevens_out = 13 - 3, 4 - 1  # 2H in hand, 7H and 9H on the pile
-    allowed = unseen - hearts_out - sevens_out  # the one card read: no heart, no seven
-    spades = 13 - 2  # 3S in hand, 7S ruled out (a seven); and the threes 3C 3D (3H is a heart)
-    assert bot._stop_chance(stop_view([["7H"]]))(card("3S")) == pytest.approx(1 - (spades + 2) / allowed)
-
-
-def test_strong_ranks_a_play_the_next_player_cannot_follow_first_when_the_weights_are_close() -> None:
-    legal = [Move("play", (card("2H"),)), Move("play", (card("3S"),)), Move("draw")]
-    view = stop_view([["7H", "2C"], ["7H", "2C"]], hand="2H 3S QD", pile="3H")
-    assert bot.ranked(view, legal)[0] == legal[1]  # easy sheds the three
-    assert bot.stopping(view, legal) == [legal[0], legal[1], legal[2]]  # the next player surely draws on 2H
-    far = stop_view([["7H", "2C"]], hand="2H KS QD", pile="2S")  # a king (ten points) against a sure stop
-    heavy = [Move("play", (card("2H"),)), Move("play", (card("KS"),)), Move("draw")]
-    assert bot.stopping(far, heavy)[0] == bot.ranked(far, heavy)[0] == heavy[1]
-
-
-def test_stopping_lists_every_legal_move_once() -> None:
-    for state, seat in positions("puskiyon", 4, rounds=4, every=3):
-        legal = P.legal_moves(state, seat)
-        view = P.view(state, seat)
-        assert sorted(map(str, bot.stopping(view, legal))) == sorted(map(str, legal))

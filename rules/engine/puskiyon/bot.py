@@ -13,13 +13,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import rules.engine.puskiyon as game
-from rules.engine.cards import FULL_DECK, Card, card
+from rules.engine.cards import card
 from rules.engine.moves import Move
 from rules.engine.puskiyon.determinize import determinize
-from rules.engine.puskiyon.rollout import rollout_for, stop_rollout_for
-from rules.engine.puskiyon.scoring import CARD_POINTS, MATCHES, hand_points
+from rules.engine.puskiyon.rollout import rollout_for
+from rules.engine.puskiyon.scoring import CARD_POINTS, hand_points
 from rules.engine.puskiyon.view import bot_view
-from rules.engine.search import Chooser, SearchGame, level_chooser, pimc_chooser
+from rules.engine.search import Chooser, SearchGame, level_chooser
 
 POINT_WEIGHT = 3  # per point shed
 SUIT_WEIGHT = 4  # per other card of the same suit kept in hand
@@ -65,53 +65,6 @@ def ranked(view: Mapping[str, Any], legal: list[Move]) -> list[Move]:
     return plays + rest
 
 
-STOP_WEIGHT = 30
-"""Strong's weighing of a play by the chance that the next player cannot follow it (in `_score`'s units: a sure
-stop is worth as much as shedding ten points more): the player after must then draw or pass."""
-
-
-def _stop_chance(view: Mapping[str, Any]) -> Callable[[Card], float]:
-    """The chance that the next player holds nothing matching a card, read as a player at the table would: each card
-    of that hand is one of the cards this seat has not seen that does not match the tops its holder declined
-    (`reading`) since it came in, each as likely as another; the hand's cards taken as independent."""
-    players = int(view["players"])
-    after = (int(view["seat"]) + 1) % players
-    seen = {card(t) for t in view.get("hand", ())} | {card(t) for t in view.get("pile_seen", ())}
-    unseen = frozenset(c for c in FULL_DECK if c not in seen)
-    slots = []
-    for tops in view["declined"][after]:
-        allowed = unseen.difference(*(MATCHES[card(t)] for t in tops))
-        if allowed:
-            slots.append(allowed)
-
-    def chance(played: Card) -> float:
-        follows = MATCHES[played]
-        stop = 1.0
-        for allowed in slots:
-            stop *= 1 - len(allowed & follows) / len(allowed)
-        return stop
-
-    return chance
-
-
-def stopping(view: Mapping[str, Any], legal: list[Move]) -> list[Move]:
-    """The legal moves best first for strong: `ranked`'s plays weighed also by the chance that the next player
-    cannot follow (`STOP_WEIGHT`), then the draw or the pass. Strong's shortlist, its first move the one strong
-    plays unless the search finds better."""
-    plays = [m for m in legal if m.kind == "play"]
-    rest = [m for m in legal if m.kind != "play"]
-    if len(plays) > 1:
-        weigh = _weigher(view)
-        chance = _stop_chance(view)
-
-        def key(move: Move) -> tuple[float, str]:
-            score, text = weigh(move)
-            return score + STOP_WEIGHT * chance(move.cards[0]), text
-
-        plays.sort(key=key, reverse=True)
-    return plays + rest
-
-
 def estimate(state: game.State, seat: int) -> float:
     """A playout cut short is scored as if the hand were blocked now: the others' cards less this seat's."""
     points = [hand_points(h) for h in state.hands]
@@ -133,16 +86,6 @@ SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, lower_i
                     rollout=rollout_for(POINT_WEIGHT, SUIT_WEIGHT, RANK_WEIGHT))  # type: ignore[arg-type]
 
 
-STRONG_SEARCH = SearchGame(module=game, determinize=determinize, policy=choose, lower_is_better=True,  # type: ignore[arg-type]
-                           estimate=estimate, observe=bot_view, shortlist=stopping,  # type: ignore[arg-type]
-                           rollout=stop_rollout_for(POINT_WEIGHT, SUIT_WEIGHT, RANK_WEIGHT, STOP_WEIGHT))  # type: ignore[arg-type]
-"""Strong's search: `SEARCH` weighing `stopping`'s best moves instead of `ranked`'s, its own seat playing on as it
-would (`stopping`'s first move) in its play-outs, the others as the easy bot."""
-
-
 def chooser(level: str, seed: str) -> Chooser:
-    """`easy`: `choose` above; `normal`, `strong`: determinized search with `choose` playing the playouts (strong
-    weighs the moves `stopping` ranks best)."""
-    if level == "strong":
-        return pimc_chooser(STRONG_SEARCH, BUDGETS[level], f"{level}|{seed}", width=WIDTHS[level])  # type: ignore[arg-type]
+    """`easy`: `choose` above; `normal`, `strong`: determinized search with `choose` playing the playouts."""
     return level_chooser(SEARCH, choose, BUDGETS, level, seed, WIDTHS)  # type: ignore[arg-type]

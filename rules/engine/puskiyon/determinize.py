@@ -11,16 +11,14 @@ that does not match the tops its holder has declined since it came in, the most 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from rules.engine.cards import FULL_DECK, Card, parse_cards
-from rules.engine.puskiyon.reading import steps_by_seat
-from rules.engine.puskiyon.rollout import BIT, INDEX, best_play_for
 from rules.engine.puskiyon.scoring import MATCHES
-from rules.engine.puskiyon.state import DREW, DREW_PASSED, NO_LAST, PLAYED, STEP_LETTER, Last, State, Table, build
+from rules.engine.puskiyon.state import DREW, NO_LAST, Last, State, Table, build
 from rules.engine.sampling import OncePerView
 
 
@@ -96,8 +94,8 @@ def _facts(view: Mapping[str, Any]) -> _Facts:
     return facts
 
 
-def _guess(facts: _Facts, rng: random.Random) -> tuple[list[list[Card]], tuple[Card, ...]]:
-    """One guess at the hands (the seat's own in its place) and the stock, in the order the stock is drawn."""
+def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
+    facts = _facts(view)
     unseen = list(facts.unseen)
     rng.shuffle(unseen)
     dealt = [list(hand) for hand in facts.hands]
@@ -107,87 +105,7 @@ def _guess(facts: _Facts, rng: random.Random) -> tuple[list[list[Card]], tuple[C
     free = len(facts.free)
     for seat, c in zip(facts.free, unseen, strict=False):  # a free card takes the first card left, in turn
         dealt[seat].append(c)
-    return dealt, tuple(unseen[free:])
-
-
-def _state(facts: _Facts, dealt: list[list[Card]], stock: tuple[Card, ...], rng: random.Random) -> State:
     table = Table(players=facts.players, target=facts.target, seed=f"guess-{rng.random()}", dealer=facts.dealer,
                   totals=facts.totals)
-    return build(table, tuple(map(tuple, dealt)), stock, facts.pile, facts.to_act, facts.passes, facts.last,
-                  facts.steps)
-
-
-def determinize(view: Mapping[str, Any], rng: random.Random) -> State:
-    facts = _facts(view)
-    dealt, stock = _guess(facts, rng)
-    return _state(facts, dealt, stock, rng)
-
-
-Check = tuple[int, int, int]
-"""A play another player made from hand, to be checked against a guess at that hand: (the top it was played on, the
-card played, the cards it played since, which it then still held), the cards by their index in the deck."""
-
-
-def _sheds(view: Mapping[str, Any]) -> tuple[tuple[Check, ...], ...]:
-    """Per seat (none for the seat itself), the plays from hand it made since it last drew a card it kept: its hand
-    then was the hand it holds now, the card played and the cards played since (a card drawn and played at once
-    was never in the hand; a pass changes nothing), so a guess at its hand says what it would have played."""
-    players, me = int(view["players"]), int(view["seat"])
-    pile = parse_cards(view["pile_seen"])
-    table = Table(players=players, target=0, seed="", dealer=int(view["dealer"]), totals=(0,) * players)
-    sizes = [int(count) for count in view["hand_counts"]]
-    hands = tuple((FULL_DECK[0],) * size for size in sizes)
-    shape = build(table, hands, (), pile, None, 0, NO_LAST, str(view["steps"]))
-    kept_draw = STEP_LETTER[DREW_PASSED]
-    played_from_hand = STEP_LETTER[PLAYED]
-    checks: list[tuple[Check, ...]] = []
-    for seat, steps in enumerate(steps_by_seat(shape)):
-        found: list[Check] = []
-        since = 0
-        if seat != me:
-            for letter, top, played in reversed(steps):
-                if letter == kept_draw:
-                    break
-                if letter == played_from_hand and played is not None:
-                    found.append((INDEX[top], INDEX[played], since))
-                    since |= BIT[INDEX[played]]
-        checks.append(tuple(found))
-    return tuple(checks)
-
-
-SHED_TRIES = 16
-"""How many guesses `read_sheds`' determinizer deals at most to find one whose hands would have made the plays seen."""
-
-
-def read_sheds(point_weight: int, suit_weight: int, rank_weight: int) -> Callable[[Mapping[str, Any], random.Random],
-                                                                                   State]:
-    """A determinizer that also reads what another player shed as the move the easy bot would have made from the
-    guessed hand (the club's bots play so, and a person who sheds her heaviest match plays alike): of up to
-    `SHED_TRIES` guesses it keeps the first whose hands would have made every play from hand since their last kept
-    draw (`_sheds`), else the one that would have made the most of them."""
-    pick = best_play_for(point_weight, suit_weight, rank_weight)
-    sheds = OncePerView(_sheds)
-
-    def determinize_read(view: Mapping[str, Any], rng: random.Random) -> State:
-        facts = _facts(view)
-        checks = sheds(view)
-        best: tuple[list[list[Card]], tuple[Card, ...]] | None = None
-        fewest = -1
-        for _try in range(SHED_TRIES):
-            dealt, stock = _guess(facts, rng)
-            wrong = 0
-            for seat, plays in enumerate(checks):
-                if plays:
-                    hand = 0
-                    for c in dealt[seat]:
-                        hand |= BIT[INDEX[c]]
-                    for top, played, since in plays:
-                        wrong += pick(hand | since | BIT[played], top) != played
-            if best is None or wrong < fewest:
-                best, fewest = (dealt, stock), wrong
-            if not wrong:
-                break
-        assert best is not None
-        return _state(facts, best[0], best[1], rng)
-
-    return determinize_read
+    return build(table, tuple(map(tuple, dealt)), tuple(unseen[free:]), facts.pile, facts.to_act, facts.passes,
+                 facts.last, facts.steps)

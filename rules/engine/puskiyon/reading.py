@@ -24,7 +24,7 @@ _DREW_PASSED, _PASSED = STEP_LETTER[DREW_PASSED], STEP_LETTER[PASSED]
 Step = tuple[str, Card, Card | None]  # (letter, the top card it was made on, the card played, if one was)
 
 
-def steps_by_seat(state: State) -> list[list[Step]]:
+def _steps_by_seat(state: State) -> list[list[Step]]:
     """The round's steps, each under the seat that made it (a draw leaves the turn with the drawer)."""
     players = state.players
     pile = state.pile
@@ -51,7 +51,7 @@ def _allows(declined: list[Card], card: Card) -> bool:
 def declined(state: State) -> list[list[list[Card]]]:
     """Per seat, per card it holds (oldest first), the top cards declined since it came into the hand."""
     readings: list[list[list[Card]]] = []
-    for seat, steps in enumerate(steps_by_seat(state)):
+    for seat, steps in enumerate(_steps_by_seat(state)):
         dealt = len(state.hands[seat]) + sum(s[0] == _PLAYED for s in steps) - sum(s[0] == _DREW_PASSED for s in steps)
         slots: list[list[Card]] = [[] for _ in range(max(0, dealt))]
         for letter, top, played in steps:

@@ -11,13 +11,11 @@ plays the drawn card when it matches, and otherwise sheds its best-weighted matc
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
-from functools import lru_cache
+from collections.abc import Callable
 
 from rules.engine.cards import FULL_DECK, Card
-from rules.engine.puskiyon.reading import declined
 from rules.engine.puskiyon.scoring import CARD_POINTS, MATCHES
-from rules.engine.puskiyon.state import DREW, NO_LAST, State, Table, build
+from rules.engine.puskiyon.state import DREW, State
 
 INDEX: dict[Card, int] = {c: i for i, c in enumerate(FULL_DECK)}
 BIT: tuple[int, ...] = tuple(1 << i for i in range(len(FULL_DECK)))
@@ -50,30 +48,6 @@ every suit), so a hand's points are four look-ups."""
 def _points(mask: int) -> int:
     return (_RUN_POINTS[mask & _SUIT_ALL] + _RUN_POINTS[mask >> _SUIT_BITS & _SUIT_ALL]
             + _RUN_POINTS[mask >> 2 * _SUIT_BITS & _SUIT_ALL] + _RUN_POINTS[mask >> 3 * _SUIT_BITS])
-
-
-def best_play_for(point_weight: int, suit_weight: int, rank_weight: int) -> Callable[[int, int], int]:
-    """`best(hand, top)`: the card (its index) that `rollout_for`'s bot plays from the hand (a mask) on the top, or -1
-    where nothing in it matches."""
-    weights = tuple(
-        (point_weight * POINTS[i] - suit_weight - rank_weight) * 64 + TEXT_ORDER[i] for i in range(len(FULL_DECK))
-    )
-    suit_64, rank_64 = suit_weight * 64, rank_weight * 64
-
-    def best(hand: int, top: int) -> int:
-        fits = hand & MATCH_MASK[top]
-        chosen, chosen_key = -1, -1
-        while fits:
-            low = fits & -fits
-            i = low.bit_length() - 1
-            fits ^= low
-            key = (weights[i] + suit_64 * (hand & SUIT_MASK[i]).bit_count()
-                   + rank_64 * (hand & RANK_MASK[i]).bit_count())
-            if key > chosen_key:
-                chosen, chosen_key = i, key
-        return chosen
-
-    return best
 
 
 def rollout_for(point_weight: int, suit_weight: int, rank_weight: int) -> Rollout:
@@ -135,119 +109,6 @@ def rollout_for(point_weight: int, suit_weight: int, rank_weight: int) -> Rollou
                 drawn_at += 1
                 hands[turn] = hand | BIT[drawn]
             else:
-                passes += 1
-                turn = None if passes >= players else (turn + 1) % players
-        points = [_points(h) for h in hands]
-        return (sum(points) - points[seat]) / max(1, players - 1) - points[seat]
-
-    return rollout
-
-
-@lru_cache(maxsize=4096)
-def _slot_masks(steps: str, pile: tuple[Card, ...], sizes: tuple[int, ...], dealer: int, seat: int) -> tuple[int, ...]:
-    """`reading.declined` of one seat's hand as masks of the cards each of its cards is read not to be. It is public,
-    the same for every guess from one view (it reads the steps, the pile and the hands' sizes), so it is kept."""
-    table = Table(players=len(sizes), target=0, seed="", dealer=dealer, totals=(0,) * len(sizes))
-    shape = build(table, tuple((FULL_DECK[0],) * size for size in sizes), (), pile, None, 0, NO_LAST, steps)
-    return tuple(_mask_of(MATCHES[top] for top in tops) for tops in declined(shape)[seat])
-
-
-def _mask_of(sets: Iterable[frozenset[Card]]) -> int:
-    mask = 0
-    for cards in sets:
-        for c in cards:
-            mask |= BIT[INDEX[c]]
-    return mask
-
-
-def stop_rollout_for(point_weight: int, suit_weight: int, rank_weight: int, stop_weight: float) -> Rollout:
-    """The play-out of `rollout_for`'s bot at every seat but `seat`'s own, which weighs each play also by the chance
-    that the next player cannot follow it, `stop_weight` a sure stop (strong's `bot.stopping`, read as the table
-    reads that player's hand: the tops declined since each card came in, among the cards `seat` has not seen).
-    The value is `rollout_for`'s."""
-    weights = tuple(point_weight * POINTS[i] - suit_weight - rank_weight for i in range(len(FULL_DECK)))
-    everything = (1 << len(FULL_DECK)) - 1
-
-    def rollout(state: State, seat: int, limit: int, rng: random.Random) -> float:
-        players = state.table.players
-        hands = [_mask(h) for h in state.hands]
-        stock = [INDEX[c] for c in state.stock]
-        left = len(stock)
-        drawn_at = 0
-        pile = _mask(state.pile)
-        top = INDEX[state.pile[-1]]
-        turn = state.turn
-        passes = state.passes
-        _seat, kind, last_card = state.last
-        drawn = INDEX[last_card] if kind == DREW and last_card is not None else -1
-        after = (seat + 1) % players
-        slots = list(_slot_masks(state.steps, state.pile, tuple(len(h) for h in state.hands), state.table.dealer,
-                                 after))
-        moves = 0
-        while turn is not None and moves < limit:
-            moves += 1
-            hand = hands[turn]
-            if drawn >= 0:
-                if MATCH_MASK[top] & BIT[drawn]:
-                    hand ^= BIT[drawn]
-                    hands[turn] = hand
-                    top = drawn
-                    pile |= BIT[top]
-                    turn = (turn + 1) % players if hand else None
-                else:
-                    if turn == after:
-                        slots.append(MATCH_MASK[top])
-                    turn = (turn + 1) % players
-                passes = 0
-                drawn = -1
-                continue
-            fits = hand & MATCH_MASK[top]
-            if fits:
-                if fits & (fits - 1):
-                    best, best_key, best_order = -1, -1.0, -1
-                    mine = turn == seat
-                    unseen = everything & ~hand & ~pile
-                    while fits:
-                        low = fits & -fits
-                        i = low.bit_length() - 1
-                        fits ^= low
-                        key: float = (weights[i] + suit_weight * (hand & SUIT_MASK[i]).bit_count()
-                                      + rank_weight * (hand & RANK_MASK[i]).bit_count())
-                        if mine:
-                            follows = MATCH_MASK[i]
-                            stop = 1.0
-                            for excluded in slots:
-                                allowed = unseen & ~excluded
-                                if allowed:
-                                    stop *= 1 - (allowed & follows).bit_count() / allowed.bit_count()
-                            key = key + stop_weight * stop
-                        if key > best_key or (key == best_key and TEXT_ORDER[i] > best_order):
-                            best, best_key, best_order = i, key, TEXT_ORDER[i]
-                else:
-                    best = fits.bit_length() - 1
-                hand ^= BIT[best]
-                hands[turn] = hand
-                top = best
-                pile |= BIT[best]
-                passes = 0
-                if turn == after:
-                    for index, excluded in enumerate(slots):
-                        if not excluded & BIT[best]:
-                            del slots[index]
-                            break
-                    else:
-                        if slots:
-                            slots.pop()
-                turn = (turn + 1) % players if hand else None
-            elif drawn_at < left:
-                if turn == after:
-                    slots = [excluded | MATCH_MASK[top] for excluded in slots]
-                drawn = stock[drawn_at]
-                drawn_at += 1
-                hands[turn] = hand | BIT[drawn]
-            else:
-                if turn == after:
-                    slots = [excluded | MATCH_MASK[top] for excluded in slots]
                 passes += 1
                 turn = None if passes >= players else (turn + 1) % players
         points = [_points(h) for h in hands]
