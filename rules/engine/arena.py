@@ -123,13 +123,6 @@ def deal_scores(key: str, players: int, seats: Sequence[Chooser], seed: str, per
     return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(players)]
 
 
-def rotation_score(scores: Sequence[float], seat: int, lower_is_better: bool) -> float:
-    """A's result at `seat` less the other seats' average; signed so that more is better for A."""
-    others = (sum(scores) - scores[seat]) / (len(scores) - 1)
-    value = scores[seat] - others
-    return -value if lower_is_better else value
-
-
 def matches_played(key: str, per_deal: bool) -> bool:
     """Whether a deal of the row is a whole match scored by win share (else a round in the game's unit)."""
     return key in MATCH_GAMES and not per_deal
