@@ -8,6 +8,14 @@ a target (Hawsker, Puskiyon) are duplicated as whole matches, and a match's resu
 win less the B seats' average share (Hawsker: +1 a win, -1 a loss). The report is the mean per deal
 and a normal 95 % confidence interval over the deals (1.96 standard errors).
 
+`--per-deal` scores those games by the round instead: each deal is one round, `new_round(config, seed)`
+(a fresh match: nobody has any points, the dealer drawn from the seed), played once per seat as above
+and scored in the game's own unit, A's points less the B seats' average, signed so that more is better
+for A (in Puskiyon fewer points are better, so it is the B seats' average less A's). A match is won by
+points a round, and a round is a finer measure of a bot's play than a match's win share (a match is
+about fifteen rounds of luck). Such a row has its own journal (`...-per-deal.tsv`). For the games
+played a round at a time (Sheepshead, Hawk) a deal is a round anyway, so the flag changes nothing.
+
 `--all` runs the club's pairings at the club's player counts and prints a markdown table.
 `--jobs N` spreads the deals over N processes (the deals are independent; the results are gathered in deal
 order, so a run gives the same table whatever N). Every seat's chooser is seeded from `--seed`, so a run
@@ -98,11 +106,12 @@ def play_round(game: GameModule, state: Any, seats: Sequence[Chooser]) -> Any:
     return state
 
 
-def deal_scores(key: str, players: int, seats: Sequence[Chooser], seed: str) -> list[float]:
-    """Each seat's result for one deal (round games) or one match (games to a target)."""
+def deal_scores(key: str, players: int, seats: Sequence[Chooser], seed: str, per_deal: bool = False) -> list[float]:
+    """Each seat's result for one deal (round games, or any game `per_deal`: the first round of a fresh match)
+    or one match (games to a target)."""
     game = registry.game(key)
     config = game.SPEC.make_config(players)
-    if key not in MATCH_GAMES:
+    if key not in MATCH_GAMES or per_deal:
         return [float(d) for d in game.result(play_round(game, game.new_round(config, seed), seats)).deltas]
     match = game.start_match(config, seed)
     for number in range(MAX_ROUNDS):
@@ -114,22 +123,22 @@ def deal_scores(key: str, players: int, seats: Sequence[Chooser], seed: str) -> 
     return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(players)]
 
 
-def rotation_score(scores: Sequence[float], seat: int, lower_is_better: bool) -> float:
-    """A's result at `seat` less the other seats' average; signed so that more is better for A."""
-    others = (sum(scores) - scores[seat]) / (len(scores) - 1)
-    value = scores[seat] - others
-    return -value if lower_is_better else value
+def matches_played(key: str, per_deal: bool) -> bool:
+    """Whether a deal of the row is a whole match scored by win share (else a round in the game's unit)."""
+    return key in MATCH_GAMES and not per_deal
 
 
-def duplicate_deal(key: str, players: int, a: str, b: str, seed: str) -> float:
+def duplicate_deal(key: str, players: int, a: str, b: str, seed: str, per_deal: bool = False) -> float:
     """The deal (or match) `seed` played once with A in each seat; the mean of A's rotation scores."""
     spec = registry.spec(key)
-    lower = spec.lower_is_better and key not in MATCH_GAMES  # match results are win shares: more is better
-    total = 0.0
+    lower = spec.lower_is_better and not matches_played(key, per_deal)  # win shares: more is better
+    total = 0.0  # the rotations' scores times (players - 1): whole numbers for points, so A == B sums to exactly 0
     for seat_a in range(players):
         seats = [make_chooser(key, a if s == seat_a else b, f"{seed}|{seat_a}|{s}") for s in range(players)]
-        total += rotation_score(deal_scores(key, players, seats, seed), seat_a, lower)
-    return total / players
+        scores = deal_scores(key, players, seats, seed, per_deal)
+        value = (players - 1) * scores[seat_a] - (sum(scores) - scores[seat_a])
+        total += -value if lower else value
+    return total / (players * (players - 1))
 
 
 @dataclass(frozen=True)
@@ -288,6 +297,7 @@ class Outcome:
     results: tuple[float, ...]
     seconds: float
     code: str | None = None  # a report's journal played by other code than this: that code's digest
+    per_deal: bool = False  # a game to a target scored by the round (`--per-deal`), not by the match
 
     @property
     def deals(self) -> int:
@@ -307,7 +317,7 @@ class Outcome:
         return self.mean - self.half_width, self.mean + self.half_width
 
     def row(self) -> str:
-        unit = "match" if self.game in MATCH_GAMES else registry.spec(self.game).unit
+        unit = "match" if matches_played(self.game, self.per_deal) else registry.spec(self.game).unit
         if not self.results:
             return f"| {self.game} | {self.players} | {self.a} | {self.b} | 0 | | | {unit} | not played | 0 |"
         low, high = self.interval
@@ -322,10 +332,10 @@ HEADER = ("| game | players | A | B | deals | mean A-B per deal | 95 % interval 
           "|---|---|---|---|---|---|---|---|---|---|")
 
 
-def _deal(task: tuple[str, int, str, str, str]) -> tuple[float, float]:
-    key, players, a, b, seed = task
+def _deal(task: tuple[str, int, str, str, str, bool]) -> tuple[float, float]:
+    key, players, a, b, seed, per_deal = task
     start = time.perf_counter()
-    result = duplicate_deal(key, players, a, b, seed)
+    result = duplicate_deal(key, players, a, b, seed, per_deal)
     return result, time.perf_counter() - start
 
 
@@ -356,10 +366,14 @@ class Journal:
     header: str
 
     @classmethod
-    def for_row(cls, folder: Path, key: str, players: int, a: str, b: str, seed: str) -> Journal:
+    def for_row(cls, folder: Path, key: str, players: int, a: str, b: str, seed: str,
+                per_deal: bool = False) -> Journal:
+        """The row's file; a row scored by the round (`--per-deal`) has its own, named so."""
         safe = "".join(ch if ch.isalnum() or ch in "+-_" else "_" for ch in seed)
-        path = folder / f"{key}-{players}-{a}-{b}-{safe}.tsv"
-        return cls(path, f"# arena {key} {players} {a} {b} seed={seed} code={code_digest(key)}")
+        mode = "-per-deal" if per_deal else ""
+        path = folder / f"{key}-{players}-{a}-{b}-{safe}{mode}.tsv"
+        return cls(path, f"# arena {key} {players} {a} {b} seed={seed}{' per-deal' if per_deal else ''} "
+                         f"code={code_digest(key)}")
 
     def read(self, other_code: bool = False) -> tuple[dict[int, tuple[float, float]], str | None]:
         """The deals already played (a line cut short by a killed run is not one), and the digest of the code
@@ -401,15 +415,17 @@ class Journal:
 
 def run(key: str, players: int, a: str, b: str, deals: int, seed: str,
         progress: Callable[[int, float], None] | None = None, jobs: int = 1, journal: Path | None = None,
-        play: bool = True) -> Outcome:
+        play: bool = True, per_deal: bool = False) -> Outcome:
     """Deals 0 to `deals` - 1, in `jobs` processes; the results in deal order whatever `jobs` is. With a journal
     folder, the deals it holds are not played again and each new one is added as it ends; `play=False` reports
     the journal as it stands, whatever code played it (the outcome names that code when it is not this).
-    `seconds` is the deals' own time, summed."""
-    book = Journal.for_row(journal, key, players, a, b, seed) if journal is not None else None
+    `seconds` is the deals' own time, summed. `per_deal`: a game to a target scored by the round (the module's
+    docstring); the deals' seeds are the same either way."""
+    per_deal = per_deal and key in MATCH_GAMES  # the round games are scored by the round anyway
+    book = Journal.for_row(journal, key, players, a, b, seed, per_deal) if journal is not None else None
     done, code = book.read(other_code=not play) if book is not None else ({}, None)
     numbers = [n for n in range(deals) if n not in done] if play else []
-    tasks = [(key, players, a, b, f"{seed}|{key}|{players}|{number}") for number in numbers]
+    tasks = [(key, players, a, b, f"{seed}|{key}|{players}|{number}", per_deal) for number in numbers]
     if jobs <= 1 or not tasks:
         outcomes = map(_deal, tasks)
         pool = None
@@ -428,7 +444,7 @@ def run(key: str, players: int, a: str, b: str, deals: int, seed: str,
             pool.close()
             pool.join()
     kept = [done[n] for n in range(deals) if n in done]
-    return Outcome(key, players, a, b, tuple(r for r, _ in kept), sum(t for _, t in kept), code)
+    return Outcome(key, players, a, b, tuple(r for r, _ in kept), sum(t for _, t in kept), code, per_deal)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -449,10 +465,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--margin", type=float, default=250.0, help="with --pick-worth: pick scores within this")
     parser.add_argument("--journal", type=Path, help="a folder keeping each row's finished deals (resumable)")
     parser.add_argument("--report", action="store_true", help="with --journal: the rows so far, playing nothing")
+    parser.add_argument("--per-deal", action="store_true",
+                        help="Hawsker, Puskiyon: a deal is one round of a fresh match, scored in points, not a match")
     args = parser.parse_args(argv)
     if args.report and args.journal is None:
         parser.error("--report reads the rows' journals: name a --journal folder")
-    options = {"jobs": args.jobs, "journal": args.journal, "play": not args.report}
+    options = {"jobs": args.jobs, "journal": args.journal, "play": not args.report, "per_deal": args.per_deal}
     if args.pick_stats:
         print(pick_stats(args.players or 5, args.pick_stats, args.deals, args.seed).line())
         return

@@ -17,9 +17,9 @@ def played(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seeds: list[str] = []
     real = arena.duplicate_deal
 
-    def counting(key: str, players: int, a: str, b: str, seed: str) -> float:
+    def counting(key: str, players: int, a: str, b: str, seed: str, per_deal: bool = False) -> float:
         seeds.append(seed)
-        return real(key, players, a, b, seed)
+        return real(key, players, a, b, seed, per_deal)
 
     monkeypatch.setattr(arena, "duplicate_deal", counting)
     return seeds
