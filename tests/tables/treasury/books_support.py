@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import date, datetime, time
 
 from accounts.models import User
-from tables.ledger.selectors import club_zone
+from tables.ledger.selectors import club_today, club_zone
+from tables.ledger.services.inperson import record_sheepshead_hand
 from tables.ledger.services.ledger import record_in_person
-from tables.models import ClubNight, InPersonRecord, LedgerEntry
+from tables.models import ClubNight, InPersonRecord, LedgerEntry, NightPayment
+from tables.treasury.services.night_payments import record_night_payment
 
 
 def booked(admin: User, day: date, amounts: dict[User, int], *, game: str = "sheepshead",
@@ -33,3 +35,14 @@ def club_night(admin: User, day: date, members: list[User], token: str = "night-
                       token=token, recorded_by=admin)
     night.save()
     return night
+
+
+def night_with_a_payment(treasurer: User, club: dict[str, User]) -> NightPayment:
+    """A night of four today (ann picks alone and wins: +$3.00, the others -$1.00 each); ben has paid ann $0.60."""
+    names = ["ann", "ben", "cat", "dan"]
+    night = club_night(treasurer, club_today(), [club[n] for n in names])
+    record_sheepshead_hand(admin=treasurer, players=names, picker="ann", partner=None, picker_points=75, night=night,
+                           number=1)
+    payment, _new = record_night_payment(recorded_by=treasurer, night_id=night.pk, payer_id=club["ben"].pk,
+                                         payee_id=club["ann"].pk, amount=60, paid_on=club_today(), token="t1")
+    return payment

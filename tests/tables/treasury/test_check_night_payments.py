@@ -7,12 +7,9 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from tables.ledger.selectors import club_today
-from tables.ledger.services.inperson import record_sheepshead_hand
 from tables.models import NightPayment
 from tables.treasury.services.books import check_books
-from tables.treasury.services.night_payments import record_night_payment
-from tests.tables.treasury.books_support import club_night
+from tests.tables.treasury.books_support import night_with_a_payment
 
 pytestmark = pytest.mark.django_db
 
@@ -28,13 +25,7 @@ def raw(sql: str, *params: object) -> None:
 @pytest.fixture
 def paid(treasurer, club) -> NightPayment:
     """A night of four (ann picks alone and wins: +$3.00, the others -$1.00 each); ben has paid ann $0.60 of it."""
-    players = [club[n] for n in ("ann", "ben", "cat", "dan")]
-    night = club_night(treasurer, club_today(), players)
-    record_sheepshead_hand(admin=treasurer, players=["ann", "ben", "cat", "dan"], picker="ann", partner=None,
-                           picker_points=75, night=night, number=1)
-    payment, _new = record_night_payment(recorded_by=treasurer, night_id=night.pk, payer_id=club["ben"].pk,
-                                         payee_id=club["ann"].pk, amount=60, paid_on=club_today(), token="t1")
-    return payment
+    return night_with_a_payment(treasurer, club)
 
 
 def night_payment_differences() -> list[str]:

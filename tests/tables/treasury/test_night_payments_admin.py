@@ -7,12 +7,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.ledger.selectors import club_today
-from tables.ledger.services.inperson import record_sheepshead_hand
 from tables.models import NightPayment
-from tables.treasury.services.night_payments import record_night_payment
 from tests.tables.test_books_in_german import german
-from tests.tables.treasury.books_support import club_night
+from tests.tables.treasury.books_support import night_with_a_payment
 
 pytestmark = pytest.mark.django_db
 
@@ -27,13 +24,7 @@ def treasurer(make_member):
 
 @pytest.fixture
 def payment(treasurer, club) -> NightPayment:
-    players = [club[n] for n in ("ann", "ben", "cat", "dan")]
-    night = club_night(treasurer, club_today(), players)
-    record_sheepshead_hand(admin=treasurer, players=["ann", "ben", "cat", "dan"], picker="ann", partner=None,
-                           picker_points=75, night=night, number=1)
-    paid, _new = record_night_payment(recorded_by=treasurer, night_id=night.pk, payer_id=club["ben"].pk,
-                                      payee_id=club["ann"].pk, amount=60, paid_on=club_today(), token="t1")
-    return paid
+    return night_with_a_payment(treasurer, club)
 
 
 def staff(user) -> Client:
