@@ -107,7 +107,6 @@ FINISHED_DEMO_MATCHES: tuple[tuple[str, tuple[str, ...], int, dict[str, object]]
     ("puskiyon", ("dave", "erin"), 2, {"target": 20}),
 )
 SEED_MOVES_LIMIT = 3000
-DEMO_ROUNDS_PLAYED_BY_MEMBERS = 1
 
 
 @dataclass(frozen=True)
@@ -163,9 +162,10 @@ def _start_demo_table(*, name: str, game: str, members: list[User], bots: int, o
 
 
 def _play_to_the_end(table: Table, members: list[User]) -> None:
-    """The members play the first round themselves (each move a `play_move`, chosen by the game's bot
-    from the member's own view); then, like members who left a running table, they let the bots play
-    their seats to the end of the match, one service call per round, which keeps `seed` quick."""
+    """The members play every round themselves (each move a `play_move`, chosen by the game's bot from the
+    member's own view), so each demo match is theirs in results, history and ratings. (Leaving it to the house
+    after the first round saved a second of `seed`, but a member away most of a match gets no place in it, and the
+    demo members' histories then held only the matches that happened to end in one round.)"""
     game = registry.game(table.game)
     choose = registry.bot(table.game).choose
     by_id = {member.pk: member for member in members}
@@ -179,8 +179,6 @@ def _play_to_the_end(table: Table, members: list[User]) -> None:
         if current is None:
             raise RuntimeError(f"{table} is running without a round")
         if current.over:
-            if current.number >= DEMO_ROUNDS_PLAYED_BY_MEMBERS:
-                members_seats.update(away=True)
             for seat in list(members_seats.filter(ready=False)):
                 version = Table.objects.values_list("version", flat=True).get(pk=table.pk)
                 ready_for_next_round(table_id=table.pk, user=by_id[seat.user_id], expected_version=version)

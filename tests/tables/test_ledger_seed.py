@@ -57,3 +57,13 @@ def test_seed_records_the_results_of_a_club_seeded_before_results_were_kept() ->
     call_command("seed")
     assert sorted(MatchResult.objects.values_list("match_id", "game", "rounds")) == kept
     assert {game for _match, game, _rounds in kept} == set(GAME_KEYS)
+
+
+def test_every_demo_member_has_a_place_in_each_demo_match_they_played() -> None:
+    """The demo members play their matches to the end themselves: a member the house stood in for most of a match
+    has no place in it, and their history then showed only the matches that happened to end in a round."""
+    call_command("seed")
+    for number, (game, names, *_rest) in enumerate(FINISHED_DEMO_MATCHES, start=1):
+        result = MatchResult.objects.get(table__name__startswith=f"{FINISHED_DEMO_PREFIX} {number}:")
+        placed = set(result.places.filter(user__isnull=False).values_list("user__username", flat=True))
+        assert placed == set(names), (number, game, placed)
