@@ -31,6 +31,7 @@ from django.utils.translation import get_language
 from accounts.models import User
 from tables.models import Seat, Table
 from tables.play import snapshots
+from tables.play.kept_parts import forget_parts
 from tables.play.selectors import Board, board_for, board_from
 from tables.play.snapshots import TableSnapshot
 
@@ -114,9 +115,10 @@ def _keep_board(key: str, board: tuple[str, datetime | None]) -> None:
 
 
 def forget_boards() -> None:
-    """Tests that count what a board costs when it is rendered start from none kept."""
+    """Tests that count what a board costs when it is rendered start from none kept, nor any part of one."""
     with _boards_guard:
         _boards.clear()
+    forget_parts()
 
 
 def _cached(key: str, build: Callable[[], Board], user: User, *, oob: bool) -> tuple[str, datetime | None]:
