@@ -13,7 +13,7 @@ from jinja2 import ChainableUndefined, Environment, Undefined
 
 from tables.i18n import say
 from tables.play import templatetags
-from tables.play.kept_parts import kept, log_items
+from tables.play.board_parts import log_items, part
 from tables.play.selectors import move_label
 from tables.play.table_names import shown_name
 from tables.play.templatetags import at, card_face, dollars, money, points, seat_name
@@ -32,8 +32,9 @@ def environment(**options: Any) -> Environment:
     # Newstyle: `_("Hello %(name)s", name=x)` formats after translating and escapes its arguments.
     env.install_gettext_callables(gettext, ngettext, newstyle=False)  # type: ignore[attr-defined]
     env.globals.update(url=url, card_face=card_face, move_label=move_label)
-    # Parts of the board kept rendered from one version to the next (tables/play/kept_parts.py).
-    env.globals.update(kept=kept, log_items=log_items)
+    # The board's parts, sent alone when they changed, some kept rendered from one version to the next
+    # (tables/play/board_parts.py).
+    env.globals.update(part=part, log_items=log_items)
     env.filters.update(say=say)  # the engine's sentences (rules.engine.text) in the viewer's language
     env.filters.update(table_name=shown_name)  # a table's name the club gave it, in the viewer's language
     env.filters.update(money=money, dollars=dollars, points=points, seat_name=seat_name, at=at, capfirst=capfirst)

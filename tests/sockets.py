@@ -10,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from accounts.models import User
+from bench.board_on_page import BoardOnPage  # noqa: F401  (tests read the table socket's boards as a page does)
 from config.asgi import application
 
 
@@ -68,3 +69,4 @@ def move_for_whoever_acts(table: Any, members: list[User]) -> int:
                    expected_version=table.version)
     table.refresh_from_db()
     return table.version
+

@@ -1,4 +1,5 @@
-"""The table socket: one table for one viewer, the whole board at each change, newest version only."""
+"""The table socket: one table for one viewer, the whole board once and then the parts each change made (newest
+version only)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from django.utils.translation import gettext
 
 from tables.models import Seat, Table
 from tables.play import member_actions, pace, privacy, push, snapshots
+from tables.play.board_parts import Rendered, Sent, delta
 from tables.play.rendering import board_html, snapshot_html
 from tables.play.selectors import table_version
 from tables.play.services import presence
@@ -40,7 +42,9 @@ def _table_for(code: str, user: Any) -> tuple[Table | None, bool]:
 
 class TableConsumer(ClubConsumer):
     """One table for one viewer. Group events say only that the table changed; this consumer renders
-    what its own member may see and sends it, the whole board each time, newest version only.
+    what its own member may see and sends it, newest version only: the whole board when the socket opens, then only
+    the parts of it that changed (tables.play.board_parts.delta; the page rebuilds the board from them,
+    static/js/board_parts.js). A page that holds no board a message builds on asks for the whole board ("board").
 
     Moves over the socket: while the page's socket is open, the board's move and "ready" buttons send
     their fields over it (htmx's `ws-send`, as JSON: kind, table, version, move); while it is not, they POST
@@ -58,6 +62,7 @@ class TableConsumer(ClubConsumer):
     table_id: int | None = None
     table_code: str = ""
     sent_version: int = -1
+    sent: Sent | None = None  # the board the page holds, as this socket sent it (None: send the whole board next)
     present: bool = False  # its row in TableSocket is written: the member counts as at the table
     heartbeat: asyncio.Task[None] | None = None
     max_age: asyncio.Task[None] | None = None
@@ -106,7 +111,15 @@ class TableConsumer(ClubConsumer):
         await self.leave_session_groups()
 
     def handler_for(self, kind: str) -> Callable[[dict[str, Any]], Awaitable[None]] | None:
+        if kind == "board":
+            return self.whole_board
         return self.take_action if kind in member_actions.KINDS else super().handler_for(kind)
+
+    async def whole_board(self, message: dict[str, Any]) -> None:
+        """The page holds no board the last message built on (static/js/board_parts.js): it gets the whole board as
+        the table is now. Charged to the socket's rate as every message is."""
+        self.sent, self.sent_version = None, -1
+        await self._send_board()
 
     async def take_action(self, message: dict[str, Any]) -> None:
         """A member's move or "ready" from the board's buttons (see the class's docstring). A message that cannot be
@@ -150,26 +163,28 @@ class TableConsumer(ClubConsumer):
             # A transaction of this process left this version: its board needs no database and no thread
             # (a hop to a thread and back, per socket and per move, cost more than rendering the board). If
             # the mover's POST is rendering this very board in its thread, this waits for it: one render.
-            html = snapshot_html(snapshot, self.scope["user"], oob=True)[0]
+            board = snapshot_html(snapshot, self.scope["user"], oob=True)
         else:
-            html, version = await database_sync_to_async(self._render)(version)
+            board, version = await database_sync_to_async(self._render)(version)
         if version <= self.sent_version:  # a newer board went out while this one was rendered
             return
+        changes = delta(board, version=version, sent=self.sent)
         self.sent_version = version
-        await self.send(text_data=html + extra)
+        self.sent = Sent(version=version, frame=board.frame, parts=board.parts)
+        await self.send(text_data=(changes if changes is not None else board.html) + extra)
 
-    def _render(self, version: int | None) -> tuple[str, int]:
+    def _render(self, version: int | None) -> tuple[Rendered, int]:
         """In a worker thread, when this process did not make `version`: the board at `version` if another
         process left its snapshot in the shared cache, else as the database has it now."""
         snapshot = snapshots.recall(self.table_code, version) if version is not None else None
         if snapshot is not None:
-            return snapshot_html(snapshot, self.scope["user"], oob=True)[0], version
+            return snapshot_html(snapshot, self.scope["user"], oob=True), version
         user = self.scope["user"]
         # with the member's premove count (tables.play.rendering: a card chosen ahead makes no version)
         own = Seat.objects.filter(table=OuterRef("pk"), user_id=user.pk).values("premove_serial")[:1]
         table = Table.objects.annotate(own_premove_serial=Subquery(own)).get(pk=self.table_id)
         return board_html(table, user, oob=True, version_checked=True,
-                          premove_serial=table.own_premove_serial)[0], table.version
+                          premove_serial=table.own_premove_serial), table.version
 
     async def _keep_present(self) -> None:
         """Say the socket is alive now and then, so its row is not taken for one a dead process left; if it was

@@ -21,7 +21,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from dataclasses import replace
 
 from django.db.models import OuterRef, Subquery
 from django.template import engines
@@ -31,7 +31,7 @@ from django.utils.translation import get_language
 from accounts.models import User
 from tables.models import Seat, Table
 from tables.play import snapshots
-from tables.play.kept_parts import forget_parts
+from tables.play.board_parts import Rendered, assembled, collecting, forget_parts
 from tables.play.selectors import Board, board_for, board_from
 from tables.play.snapshots import TableSnapshot
 
@@ -43,13 +43,14 @@ _OOB_OPENING = '<section id="board" hx-swap-oob="true" '
 
 
 def render_board(table: Table, user: User, *, oob: bool = False) -> str:
-    return board_html(table, user, oob=oob)[0]
+    return board_html(table, user, oob=oob).html
 
 
 def board_html(table: Table, user: User, *, oob: bool = False, version_checked: bool = False,
-               premove_serial: int | None = None) -> tuple[str, datetime | None]:
-    """The board for `user` and the deadline it shows. `version_checked`: the caller has just read `table`
-    from the database, so its version is current; otherwise it is read again before the cache is used.
+               premove_serial: int | None = None) -> Rendered:
+    """The board for `user`, with the deadline it shows, its frame and its parts. `version_checked`: the caller has
+    just read `table` from the database, so its version is current; otherwise it is read again before the cache is
+    used.
 
     A member's card chosen ahead (tables.play.services.premoves) changes their board and no version: their board is
     kept under their seat's premove count too. When the version is read here, that count is read with it (the
@@ -74,7 +75,7 @@ def board_html(table: Table, user: User, *, oob: bool = False, version_checked: 
     return _cached(_key(table.code, current, user, premove_serial), build, user, oob=oob)
 
 
-def snapshot_html(snapshot: TableSnapshot, user: User, *, oob: bool = False) -> tuple[str, datetime | None]:
+def snapshot_html(snapshot: TableSnapshot, user: User, *, oob: bool = False) -> Rendered:
     """The board for `user` at the snapshot's version, built without reading the database."""
     if not user.is_authenticated:
         return _render(lambda: board_from(snapshot, user), user, oob=oob, key=None)
@@ -98,16 +99,16 @@ def _version_and_premove(table: Table, user: User) -> tuple[int | None, int | No
     return (None, None) if found is None else found
 
 
-_boards: OrderedDict[str, tuple[str, datetime | None]] = OrderedDict()
+_boards: OrderedDict[str, Rendered] = OrderedDict()
 _boards_guard = threading.Lock()
 
 
-def _kept_board(key: str) -> tuple[str, datetime | None] | None:
+def _kept_board(key: str) -> Rendered | None:
     with _boards_guard:
         return _boards.get(key)
 
 
-def _keep_board(key: str, board: tuple[str, datetime | None]) -> None:
+def _keep_board(key: str, board: Rendered) -> None:
     with _boards_guard:
         _boards[key] = board
         while len(_boards) > BOARDS_KEPT:
@@ -121,29 +122,30 @@ def forget_boards() -> None:
     forget_parts()
 
 
-def _cached(key: str, build: Callable[[], Board], user: User, *, oob: bool) -> tuple[str, datetime | None]:
+def _cached(key: str, build: Callable[[], Board], user: User, *, oob: bool) -> Rendered:
     hit = _kept_board(key)
     if hit is not None:
-        return _as_oob(hit[0], oob), hit[1]
+        return _as_oob(hit, oob)
     # Right after a move the POST's reply and the mover's socket ask for this board at the same moment, in two
     # threads of this process: the second waits for the first and takes its board instead of rendering it too.
     with _rendering(key):
         hit = _kept_board(key)
         if hit is not None:
-            return _as_oob(hit[0], oob), hit[1]
+            return _as_oob(hit, oob)
         return _render(build, user, oob=oob, key=key)
 
 
-def _render(build: Callable[[], Board], user: User, *, oob: bool, key: str | None) -> tuple[str, datetime | None]:
+def _render(build: Callable[[], Board], user: User, *, oob: bool, key: str | None) -> Rendered:
     board = build()
     deadline = board.round.deadline if board.round is not None else None
-    context = {"board": board, "oob": False, "user": user, "language": get_language()}
-    html = _board_template().render(context)
-    if oob and not html.startswith(_OPENING):  # the template's opening tag changed: render the oob form itself
-        return _board_template().render({**context, "oob": True}), deadline
+    context = {"board": board, "oob": False, "user": user, "language": get_language(), **collecting()}
+    rendered = assembled(_board_template().render(context), context["parts"], deadline)
+    if oob and not rendered.html.startswith(_OPENING):  # the template's opening tag changed: render the oob form
+        context = {**context, "oob": True, **collecting()}
+        return assembled(_board_template().render(context), context["parts"], deadline)
     if key is not None:
-        _keep_board(key, (html, deadline))
-    return _as_oob(html, oob), deadline
+        _keep_board(key, rendered)
+    return _as_oob(rendered, oob)
 
 
 def _board_template() -> Template:
@@ -168,6 +170,9 @@ def _rendering(key: str) -> Iterator[None]:
                 _locks.pop(key, None)
 
 
-def _as_oob(html: str, oob: bool) -> str:
+def _as_oob(board: Rendered, oob: bool) -> Rendered:
     """The out-of-band form differs only by hx-swap-oob on the opening tag, exactly where the template puts it."""
-    return _OOB_OPENING + html[len(_OPENING):] if oob and html.startswith(_OPENING) else html
+    html = board.html
+    if not (oob and html.startswith(_OPENING)):
+        return board
+    return replace(board, html=_OOB_OPENING + html[len(_OPENING):])

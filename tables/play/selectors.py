@@ -209,7 +209,7 @@ class Board:
 
     @property
     def sheet_key(self) -> tuple[Any, ...]:
-        """Everything the score sheet part shows (tables.play.kept_parts): the match's rows (a sheet only grows: the
+        """Everything the score sheet part shows (tables.play.board_parts): the match's rows (a sheet only grows: the
         count and the newest row name it), the seats' names, the viewer's own column, the unit."""
         rows = (self.match.sheet or []) if self.match is not None else []
         return (self.match.pk if self.match is not None else None, len(rows), repr(rows[-1]) if rows else "",
@@ -218,7 +218,7 @@ class Board:
 
     @property
     def rules_key(self) -> tuple[Any, ...]:
-        """Everything the house rules part shows (tables.play.kept_parts): the table's options and how it runs by
+        """Everything the house rules part shows (tables.play.board_parts): the table's options and how it runs by
         itself, and the current deal's public commitment."""
         table, current = self.table, self.round
         return (table.pk, table.game, repr(sorted(table.options.items())), table.turn_seconds, table.bot_speed,

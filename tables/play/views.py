@@ -74,7 +74,7 @@ def _after(request: HttpRequest, code: str, version: object = None) -> HttpRespo
         return redirect("table", code=code)
     snapshot = snapshots.recall(code, version) if isinstance(version, int) else None
     if snapshot is not None:
-        return HttpResponse(snapshot_html(snapshot, request.user)[0])
+        return HttpResponse(snapshot_html(snapshot, request.user).html)
     found = Table.objects.get(code=code)
     return HttpResponse(render_board(found, request.user))
 

@@ -206,17 +206,17 @@ def test_the_movers_own_push_reuses_the_reply_and_no_one_else_gets_it(make_membe
     assert reply.status_code == 200
     table.refresh_from_db()
     with django_assert_num_queries(0):  # what the mover's socket sends: the reply's board, not rendered again
-        pushed, _deadline = board_html(table, mover, oob=True, version_checked=True)
+        pushed = board_html(table, mover, oob=True, version_checked=True).html
     assert pushed == reply.content.decode().replace('<section id="board" ',
                                                     '<section id="board" hx-swap-oob="true" ', 1)
     assert 'hx-swap-oob="true"' in pushed and f'data-version="{table.version}"' in pushed
     with django_assert_num_queries(0):  # built from the snapshot the move's transaction left in this process
-        theirs, _deadline = board_html(table, other, oob=True, version_checked=True)
+        theirs = board_html(table, other, oob=True, version_checked=True).html
     assert theirs != pushed and "(you)" in theirs  # rendered for them, from their own seat
     snapshots.forget_here()
     cache.clear()
     forget_boards()
-    assert board_html(table, other, oob=True, version_checked=True)[0] == theirs  # the same from the database
+    assert board_html(table, other, oob=True, version_checked=True).html == theirs  # the same from the database
     # a table object that has fallen behind never picks up a cached board of its old version
     stale = Table.objects.get(pk=table.pk)
     stale.version -= 1

@@ -1,4 +1,4 @@
-"""Board parts kept rendered from one version to the next (tables/play/kept_parts.py, issue 43): the score sheet, the
+"""Board parts kept rendered from one version to the next (tables.play.board_parts.py, issue 43): the score sheet, the
 house rules and the move log's lines. A kept part must never be one another viewer, another language or an older
 state of the table would see: each test renders boards one after another without forgetting any part."""
 
@@ -10,7 +10,7 @@ import pytest
 from django.utils import translation
 
 from tables.models import Match, Table
-from tables.play.kept_parts import forget_parts, log_items
+from tables.play.board_parts import forget_parts, log_items
 from tables.play.rendering import forget_boards, render_board
 from tables.play.selectors import LogLine
 from tests.tables.ledger_support import finished_table, next_round, play_until_round_over
@@ -30,7 +30,7 @@ def board(table: Table, viewer, language: str = "en") -> str:
 
 
 def sheet_of(html: str) -> str:
-    return re.search(r'<details class="score-sheet">.*?</details>', html, re.S).group(0)
+    return re.search(r'<details class="score-sheet"[^>]*>.*?</details>', html, re.S).group(0)
 
 
 def rows_in(html: str) -> int:
