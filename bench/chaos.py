@@ -52,6 +52,7 @@ from urllib.parse import urlencode, urlsplit
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from bench.board_on_page import BoardOnPage
 from bench.chaos_checks import Attempt, check_moves, error_kinds, stale_sockets, unplayable_time
 from bench.httpc import Pool
 from bench.loadgen import VERSION, match_over, next_action
@@ -226,11 +227,12 @@ class Soak:
                 opened = now()
                 member.connected = True
                 member.connects += 1
+                page = BoardOnPage()  # the socket sends the parts each version changed: rebuilt as the page does
                 async for message in ws:
                     text = message if isinstance(message, str) else message.decode()
                     found = VERSION.search(text, 0, 600)
                     if found is not None:
-                        self._seen(table, member, int(found.group(1)), text, from_socket=True)
+                        self._seen(table, member, int(found.group(1)), page.take(text), from_socket=True)
                         failures = 0
                 if self.alive:
                     self.socket_events[f"closed {ws.close_code}"] += 1

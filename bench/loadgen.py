@@ -40,6 +40,7 @@ from urllib.parse import urlencode, urlsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from bench.board_on_page import BoardOnPage
 from bench.httpc import Pool
 
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -59,6 +60,7 @@ class Member:
     session: str
     server: int
     html: str = ""
+    page: BoardOnPage = field(default_factory=BoardOnPage)  # the board its socket sent, rebuilt (django mode)
     version: int = -1
     arrivals_v: list[int] = field(default_factory=list)
     arrivals_t: list[float] = field(default_factory=list)
@@ -302,10 +304,12 @@ class LoadGen:
                     self.counters.frame_bytes += len(text)
                     member.arrivals_v.append(version)
                     member.arrivals_t.append(arrived)
+                    # the site sends the parts a version changed: the whole board is rebuilt as the page does
+                    board = member.page.take(text) if self.mode == "django" else text
                     if version > member.version:
                         member.version = version
                         if self.mode == "django":
-                            member.html = text
+                            member.html = board
                 if self.running:
                     self.counters.socket_errors.append(f"{now():.3f} {member.username}: closed {ws.close_code}")
             except (TimeoutError, OSError, ConnectionClosed) as error:

@@ -62,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     from accounts.models import User
     from tables.models import Table
     from tables.play import member_actions
+    from tables.play.board_parts import Sent, delta
     from tables.play.consumers import TableConsumer
     from tables.play.services import clock
     from tables.play.services.errors import TableError
@@ -79,12 +80,23 @@ def main(argv: list[str] | None = None) -> int:
             clients.append(client)
         tables.append((Table.objects.get(code=row["code"]), users, clients))
 
+    sent: dict[tuple[int, int], Sent] = {}  # what each member's socket last sent (tables.play.board_parts)
+    sizes = {"whole": 0, "sent": 0, "boards": 0}  # bytes of the boards pushed after versions, and of what was sent
+
     def socket_render(table: Table, user: User, version: int | None = None) -> str:
-        """What a table socket sends: on connect (no version), or on the event announcing `version`."""
+        """What a table socket sends: on connect (no version), or on the event announcing `version`; the whole board
+        (and, after a version, the parts it changed are counted as sent)."""
         consumer = TableConsumer()
         consumer.table_id, consumer.table_code = table.pk, table.code
         consumer.scope = {"user": user}
-        return consumer._render(version)[0]
+        board, made = consumer._render(version)
+        if version is not None:
+            changes = delta(board, version=made, sent=sent.get((table.pk, user.pk)))
+            sizes["whole"] += len(board.html.encode())
+            sizes["sent"] += len((changes if changes is not None else board.html).encode())
+            sizes["boards"] += 1
+        sent[(table.pk, user.pk)] = Sent(version=made, frame=board.frame, parts=board.parts)
+        return board.html
 
     timings: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[float]] = defaultdict(list)
@@ -201,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
         total_queries = sum(sum(q) for q in queries.values())
         print(f"  per board version: cpu {1000 * total_cpu / versions:.2f} ms, queries {total_queries / versions:.2f} "
               f"(every part above, refusals included, over {versions} versions)")
+    if sizes["boards"]:
+        print(f"  bytes per viewer per version: the whole board {sizes['whole'] / sizes['boards']:.0f}, sent (the parts "
+              f"it changed) {sizes['sent'] / sizes['boards']:.0f}")
     if profiler:
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(args.top)

@@ -53,6 +53,7 @@ from urllib.parse import urlencode
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from bench.board_on_page import BoardOnPage
 from bench.httpc import Pool
 from bench.loadgen import cpu_and_rss, percentile
 from tests.servers import Daphne, free_port, manage
@@ -168,10 +169,12 @@ class Socket:
         return first
 
     async def _read(self, ws: ClientConnection) -> None:
+        page = BoardOnPage()  # the socket sends the parts each version changed: rebuilt as the page does
         try:
             async for message in ws:
                 arrived = now()
-                board = Board.parse(message if isinstance(message, str) else message.decode(), arrived)
+                text = message if isinstance(message, str) else message.decode()
+                board = Board.parse(page.take(text) if 'id="board"' in text[:600] else text, arrived)
                 if board is None:
                     continue
                 self.boards.append(board)
