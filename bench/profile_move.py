@@ -214,8 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  per board version: cpu {1000 * total_cpu / versions:.2f} ms, queries {total_queries / versions:.2f} "
               f"(every part above, refusals included, over {versions} versions)")
     if sizes["boards"]:
-        print(f"  bytes per viewer per version: the whole board {sizes['whole'] / sizes['boards']:.0f}, sent (the parts "
-              f"it changed) {sizes['sent'] / sizes['boards']:.0f}")
+        whole, sent_bytes = sizes["whole"] / sizes["boards"], sizes["sent"] / sizes["boards"]
+        print(f"  bytes per viewer per version: the whole board {whole:.0f}, sent (the parts changed) {sent_bytes:.0f}")
     if profiler:
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(args.top)

@@ -226,6 +226,13 @@ class Board:
                 (current.pk, current.salt, current.commitment) if current is not None else None)
 
     @property
+    def hand_key(self) -> tuple[Any, ...]:
+        """Everything the hand part shows (tables.play.board_parts): the viewer's own cards as they read (each with
+        the move or the choice ahead it offers), their premove count, the table (its addresses). The cards are in
+        the key, so a kept hand is only ever the hand of a viewer who holds exactly these cards."""
+        return (self.table.code, tuple(self.hand), self.premove_serial)
+
+    @property
     def version(self) -> int:
         return self.table.version
 

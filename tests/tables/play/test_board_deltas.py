@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 from django.utils import translation
 
 from tables.play import snapshots
-from tables.play.rendering import board_html
+from tables.play.rendering import board_html, forget_boards
 from tests.sockets import BoardOnPage, communicator, hawsker_table, move_for_whoever_acts, version_of
 from tests.tables.helpers import current_round
 
@@ -23,9 +23,11 @@ DELTA = '<template id="board-delta"'
 
 @sync_to_async
 def whole_board(table, user, version: int) -> str:
-    """The board the server renders for `user` at `version`, as a socket sends it whole."""
+    """The board the server renders for `user` at `version`, as a socket sends it whole: rendered afresh, no board
+    and no part of one kept (so a part kept under a key that misses something it shows would differ here)."""
     snapshot = snapshots.recall(table.code, version)
     assert snapshot is not None
+    forget_boards()
     table.refresh_from_db()
     with translation.override("en"):
         if table.version == version:

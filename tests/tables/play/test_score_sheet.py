@@ -127,7 +127,8 @@ def test_a_money_sheet_reads_in_dollars_and_cents_folded_under_its_summary(make_
     assert totals == sums[-1]
     assert cells(html, "tfoot") == [["Match total", *(money(t) for t in totals)]]
     page = client_for(ann).get(reverse("table", args=[table.code])).content.decode()
-    assert '<details class="score-sheet" data-part="sheet">' in page and "Score sheet (2 rounds)" in page  # on the table's page
+    # on the table's page
+    assert '<details class="score-sheet" data-part="sheet">' in page and "Score sheet (2 rounds)" in page
 
 
 def test_a_points_sheet_reads_in_points_and_says_so_for_screen_readers(make_member) -> None:
