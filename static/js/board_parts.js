@@ -73,6 +73,7 @@
     held = null;
   });
 
+  // Deferred, after htmx's own deferred script (templates/tables/play/table.html): htmx is here, and has not yet
+  // opened the socket (it does so once the document is parsed).
   if (window.htmx) define();
-  else document.addEventListener("DOMContentLoaded", define);
 })();
