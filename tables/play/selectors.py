@@ -185,7 +185,6 @@ class Board:
     hand: list[CardFace] = field(default_factory=list)
     buttons: list[tuple[str, str]] = field(default_factory=list)  # (move text, label)
     unit: str = "points"
-    options: list[tuple[str, str]] = field(default_factory=list)
     round_text: str = ""
     timeout_notice: str = ""
     log: list[LogLine] = field(default_factory=list)
@@ -276,6 +275,19 @@ class Board:
         """The members chose to wait for the away: the next round is not dealt before they are back (or the wait
         ends)."""
         return bool(self.away_names) and self.round is not None and self.round.wait_until is not None
+
+    @cached_property
+    def options(self) -> list[tuple[str, str]]:
+        """The table's house rules as people read them: asked for only when the house rules part is rendered (it is
+        kept from one version to the next, tables.play.board_parts)."""
+        return describe_options(self.spec, self.table.options)
+
+    @property
+    def head_key(self) -> tuple[Any, ...]:
+        """Everything the board's heading shows (tables.play.board_parts): the game, the table's name and status,
+        the round's number."""
+        return (self.table.game, self.table.name, self.table.status,
+                self.round.number if self.round is not None else None)
 
     @property
     def house_rules(self) -> list[tuple[str, str]]:
@@ -691,7 +703,6 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
                               spot=spots[s.position] if 0 <= s.position < len(spots) else "t"))
     board = Board(
         table=table, spec=spec, my_seat=mine, unit=spec.unit, seats=lines,
-        options=describe_options(spec, table.options),
         others_present=mine is not None and any(
             s.user_id is not None and not s.away and s.pk != mine.pk for s in seats),
     )

@@ -87,3 +87,17 @@ def test_log_items_escape_their_words_and_mark_tricks() -> None:
     items = log_items([LogLine(text="<b>Eve</b> played 7♥.", trick=False), LogLine(text="Ann took it.", trick=True)])
     assert items == ('<li>&lt;b&gt;Eve&lt;/b&gt; played 7♥.</li>\n      '
                      '<li class="took" data-trick="taken">Ann took it.</li>\n      ')
+
+
+def test_the_kept_heading_follows_the_round_and_the_tables_status(make_member) -> None:
+    ann = make_member("ann", display_name="Ann")
+    table = finished_table("sheepshead", [ann], bots=4)
+
+    def heading() -> str:
+        return re.search(r'<header class="board-head".*?</header>', board(table, ann), re.S).group(0)
+
+    assert "round 1" in heading() and ">playing<" in heading()
+    next_round(table, [ann])
+    assert "round 2" in heading()
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED, version=table.version + 1)
+    assert ">playing<" not in heading()
