@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 from django.utils import translation
 
 from tables.play import snapshots
-from tables.play.rendering import board_html, forget_boards
+from tables.play.rendering import board_html, forget_boards, snapshot_html
 from tests.sockets import BoardOnPage, communicator, hawsker_table, move_for_whoever_acts, version_of
 from tests.tables.helpers import current_round
 
@@ -32,7 +32,6 @@ def whole_board(table, user, version: int) -> str:
     with translation.override("en"):
         if table.version == version:
             return board_html(table, user, oob=True).html
-        from tables.play.rendering import snapshot_html
         return snapshot_html(snapshot, user, oob=True).html
 
 
