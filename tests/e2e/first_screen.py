@@ -92,7 +92,16 @@ def on_first_screen(page: Page, selector: str, when: str = "") -> None:
 
 
 MANY_MOVES = 8
-"""More move buttons than this (Hawsker's combinations) need only their first on the first screen."""
+"""More move buttons than this (Hawsker's combinations) need only their first on the first screen; so do fewer that
+wrap onto a second row (long combinations, a hand of two rows above them)."""
+
+
+def wrapped(buttons: Locator) -> bool:
+    """The row of move buttons wrapped: the last lies below the first."""
+    if buttons.count() < 2:
+        return False
+    first, last = buttons.first.bounding_box(), buttons.last.bounding_box()
+    return first is not None and last is not None and last["y"] >= first["y"] + first["height"]
 
 
 def all_needed_on_first_screen(page: Page, when: str = "") -> None:
@@ -100,7 +109,7 @@ def all_needed_on_first_screen(page: Page, when: str = "") -> None:
     not_scrolled(page, when)
     for what, selector, which in NEEDED:
         found = page.locator(selector)
-        if what == "the last move button" and found.count() > MANY_MOVES:
+        if what == "the last move button" and (found.count() > MANY_MOVES or wrapped(found)):
             continue  # a Hawsker turn of many combinations may wrap below the fold (left open: issue 41's note)
         if found.count():
             lies_on_first_screen(page, found.last if which == "last" else found.first, what, when)
