@@ -72,6 +72,11 @@ class Table(models.Model):
     private = models.BooleanField(verbose_name=_("private"),
         default=False, help_text=_("Hidden from the lobby; anyone with the link may join."))
     turn_seconds = models.PositiveSmallIntegerField(verbose_name=_("seconds per turn"), default=60)
+    # A correspondence table (issue 44): a move a day rather than a sitting. Its members are not expected to be there:
+    # offline is nobody's absence, the bots move at once, and each member's turn has this many hours.
+    move_hours = models.PositiveSmallIntegerField(verbose_name=_("hours per move"),
+        default=0, help_text=_("A correspondence table: each player has this many hours for a move (0: a live "
+                             "table, timed by the seconds per turn)."))
     bot_speed = models.CharField(verbose_name=_("bot speed"),
         max_length=10, choices=BotSpeed.choices, default=default_bot_speed)
     bot_level = models.CharField(verbose_name=_("bot level"),
@@ -112,6 +117,11 @@ class Table(models.Model):
                 name="closed_tables_name_a_reason",
             ),
         ]
+
+    @property
+    def correspondence(self) -> bool:
+        """Played across days, a move at a time (`move_hours`), not at one sitting."""
+        return self.move_hours > 0
 
     def __str__(self) -> str:
         if self.name:

@@ -60,3 +60,8 @@ def trick_pause_ms(choice: str) -> int:
 def close_after() -> timedelta:
     """How long every member of a running table may be offline before the bots finish the round and it closes."""
     return timedelta(minutes=settings.TABLE_OFFLINE_CLOSE_MINUTES)
+
+
+# Correspondence tables (issue 44): the hours a member may take for a move, as the table's creator chooses them. Lichess
+# and Board Game Arena offer a day to a few; half a day suits two members who play over a lunch and an evening.
+MOVE_HOURS_CHOICES = (12, 24, 48, 72)
