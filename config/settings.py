@@ -221,6 +221,22 @@ TABLES_OPEN_PER_MEMBER = env.int("TABLES_OPEN_PER_MEMBER", default=3)
 TABLE_STARTS_PER_MEMBER = env.int("TABLE_STARTS_PER_MEMBER", default=10)
 TABLE_STARTS_WINDOW_MINUTES = env.float("TABLE_STARTS_WINDOW_MINUTES", default=10.0)
 LOBBY_TABLES_PER_MEMBER = env.int("LOBBY_TABLES_PER_MEMBER", default=5)
+# Correspondence tables (a move every few hours or days, tables/play/pace.py MOVE_HOURS_CHOICES): seats one member may
+# hold at such tables, open or running (0: no cap), and how long one still waiting for players stays in the lobby.
+CORRESPONDENCE_TABLES_PER_MEMBER = env.int("CORRESPONDENCE_TABLES_PER_MEMBER", default=10)
+CORRESPONDENCE_OPEN_CLOSE_DAYS = env.float("CORRESPONDENCE_OPEN_CLOSE_DAYS", default=7.0)
+# Web Push (accounts/webpush.py): the VAPID private key (PEM, or the raw key base64url; deploy/README.md says how to
+# make one). Unset: one is made once and kept in WEBPUSH_VAPID_KEY_FILE. The subject is how a push service reaches
+# the club's operator (a mailto: or https: address, RFC 8292).
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+WEBPUSH_VAPID_KEY_FILE = Path(env.str("WEBPUSH_VAPID_KEY_FILE", default=str(BASE_DIR / "var" / "vapid_private.pem")))
+WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="mailto:club@cardclub.invalid")
+# The push services a device may name (patterns of their addresses): the server POSTs to them, so no other address is
+# kept. Those of Chrome and Edge (FCM), Firefox, Safari and Windows.
+WEBPUSH_ENDPOINTS = env.list("WEBPUSH_ENDPOINTS", default=[
+    r"https://fcm\.googleapis\.com/", r"https://updates\.push\.services\.mozilla\.com/",
+    r"https://web\.push\.apple\.com/", r"https://[a-z0-9.-]+\.notify\.windows\.com/",
+])
 # Messages one socket may send at once, and on average a second after that (tables/play/socket_rate.py): the
 # next is not read, and the socket is closed with 4420, which htmx does not retry. A page sends one per click.
 # Burst 0: no limit.

@@ -9,4 +9,5 @@ urlpatterns = [
     path("lobby/tables/", views.lobby_tables_fragment, name="lobby_tables"),
     path("lobby/new/", views.new_table_form, name="new_table_form"),
     path("tables/new/", views.create_table, name="create_table"),
+    path("tables/mine/", views.member_tables, name="my_tables"),
 ]

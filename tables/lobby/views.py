@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from rules.engine import registry
 from tables.lobby.selectors import lobby_tables, my_tables
 from tables.lobby.services.presence import online_count
+from tables.play import member_tables as member_tables_selector
 from tables.play.forms import NewTableForm
 from tables.play.services import tables as table_services
 from tables.play.services.errors import PlayingElsewhere, TableError
@@ -60,3 +61,8 @@ def create_table(request: HttpRequest) -> HttpResponse:
         "online_count": online_count(), "tables": lobby_tables(), "mine": my_tables(request.user), "form": form,
         "refusal": refusal,
     }, status=400)
+
+
+def member_tables(request: HttpRequest) -> HttpResponse:
+    """The member's tables, where it is their turn first (tables.play.member_tables)."""
+    return render(request, "tables/lobby/mine.html", {"rows": member_tables_selector.member_tables(request.user)})

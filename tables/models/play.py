@@ -118,15 +118,15 @@ class Table(models.Model):
             ),
         ]
 
-    @property
-    def correspondence(self) -> bool:
-        """Played across days, a move at a time (`move_hours`), not at one sitting."""
-        return self.move_hours > 0
-
     def __str__(self) -> str:
         if self.name:
             return shown_name(self.name)
         return gettext("%(game)s table %(code)s") % {"game": self.get_game_display(), "code": self.code}
+
+    @property
+    def correspondence(self) -> bool:
+        """Played across days, a move at a time (`move_hours`), not at one sitting."""
+        return self.move_hours > 0
 
 
 class Seat(models.Model):

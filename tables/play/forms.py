@@ -13,7 +13,8 @@ from rules.engine.api import GameSpec
 from tables.i18n import say
 from tables.models import Table
 from tables.models.play import default_bot_speed
-from tables.play.pace import GRACE_RANGE
+from tables.play.correspondence import move_hours_text
+from tables.play.pace import GRACE_RANGE, MOVE_HOURS_CHOICES
 from tables.play.request_numbers import WholeNumberField
 from tables.play.services.tables import TURN_SECONDS_RANGE
 
@@ -32,6 +33,12 @@ def choose_game(form: forms.Form, game: str | None) -> GameSpec:
     return registry.spec(chosen)
 
 
+def move_hours_choices() -> list[tuple[str, str]]:
+    return [("0", _("Live: everyone at the table now")),
+            *((str(hours), _("Correspondence: %(pace)s") % {"pace": move_hours_text(hours)})
+              for hours in MOVE_HOURS_CHOICES)]
+
+
 def players_text(count: int) -> str:
     """A choice of player count ("4 players"), in the active language."""
     return ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
@@ -40,6 +47,12 @@ def players_text(count: int) -> str:
 class NewTableForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=[])
     players = forms.TypedChoiceField(label=_("Players"), coerce=int, choices=[])
+    move_hours = forms.TypedChoiceField(
+        label=_("How the table plays"), coerce=int, choices=move_hours_choices, initial="0", required=False,
+        empty_value=0,
+        help_text=_("A correspondence table is played across days: each player has that long for each move, and "
+                    "the bot plays a move whose time ran out. You may play at several at once."),
+    )
     turn_seconds = WholeNumberField(
         label=_("Seconds per turn"), initial=60, min_value=TURN_SECONDS_RANGE[0], max_value=TURN_SECONDS_RANGE[1],
         help_text=_("When time runs out, a bot plays that turn."),
@@ -92,7 +105,8 @@ class NewTableForm(forms.Form):
         """How the table runs, besides the game's house rules (for tables.play.services.tables.create_table)."""
         data = self.cleaned_data
         return {
-            "turn_seconds": data["turn_seconds"], "private": data["private"], "fill_with_bots": data["fill_with_bots"],
+            "turn_seconds": data["turn_seconds"], "move_hours": data.get("move_hours") or 0,
+            "private": data["private"], "fill_with_bots": data["fill_with_bots"],
             "bot_speed": data.get("bot_speed") or None,  # not given: the club's default
             "bot_level": data.get("bot_level") or Table.BotLevel.NORMAL,  # not given (an old page): normal
             "grace_seconds": data["grace_seconds"] if data.get("grace_seconds") is not None else DEFAULT_GRACE,

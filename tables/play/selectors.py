@@ -13,11 +13,13 @@ from functools import cached_property
 from typing import Any
 
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.formats import number_format
+from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext, ngettext
 
 from accounts.models import User
+from accounts.time_zones import member_zone
 from rules.engine import registry
 from rules.engine.api import GameSpec
 from rules.engine.cards import SUIT_SYMBOLS, card, card_name
@@ -26,6 +28,7 @@ from tables.i18n import say
 from tables.models import Match, Move, Round, Seat, Table
 from tables.play import autoplay, move_log, pace, rematch_board
 from tables.play.amounts import dollars_text, points_text
+from tables.play.correspondence import move_hours_text
 from tables.play.snapshots import TableSnapshot
 
 
@@ -199,6 +202,7 @@ class Board:
     rematch: rematch_board.RematchPart | None = None  # at a finished table: the rematch, or the button to ask for one
     premove_serial: int = 0  # the viewer's premove count, sent back with a choice (tables.play.services.premoves)
     premove_note: str = ""  # to the viewer alone: their card chosen ahead, or the one that could no longer be played
+    move_by: str = ""  # at a correspondence table: when the turn's time runs out, in the viewer's zone and words
 
     @property
     def sheet_title(self) -> str:
@@ -220,7 +224,8 @@ class Board:
         """Everything the house rules part shows (tables.play.board_parts): the table's options and how it runs by
         itself, and the current deal's public commitment."""
         table, current = self.table, self.round
-        return (table.pk, table.game, repr(sorted(table.options.items())), table.turn_seconds, table.bot_speed,
+        return (table.pk, table.game, repr(sorted(table.options.items())), table.turn_seconds, table.move_hours,
+                table.bot_speed,
                 table.bot_level, table.grace_seconds,
                 (current.pk, current.salt, current.commitment) if current is not None else None)
 
@@ -299,12 +304,17 @@ class Board:
         if table.bot_speed != Table.BotSpeed.INSTANT:
             speed_text = gettext("%(speed)s (a move every %(seconds)s s)") % {
                 "speed": speed_text, "seconds": number_format(Decimal(f"{speed.move:g}"), use_l10n=True)}
+        if table.correspondence:
+            timing = (gettext("Correspondence"), capfirst(move_hours_text(table.move_hours)))
+        else:
+            timing = (gettext("Time per turn"), f"{table.turn_seconds} s")
         return [
             *self.options,
-            (gettext("Time per turn"), f"{table.turn_seconds} s"),
+            timing,
             (gettext("Bot speed"), speed_text),
             (gettext("Bots play"), str(table.get_bot_level_display())),
-            (gettext("Grace before the bot plays for an offline player"), f"{table.grace_seconds} s"),
+            *([] if table.correspondence else [
+                (gettext("Grace before the bot plays for an offline player"), f"{table.grace_seconds} s")]),
         ]
 
     @cached_property
@@ -503,8 +513,16 @@ def presence_of(seat: Seat, table: Table, now: datetime) -> tuple[str, bool]:
         return "bot", True
     if seat.offline_since is not None:
         grace_over = now >= seat.offline_since + timedelta(seconds=table.grace_seconds)
-        return "offline", table.status == Table.Status.RUNNING and grace_over
+        # at a correspondence table, offline is how a member waits for their turn: the bot never takes it for that
+        return "offline", table.status == Table.Status.RUNNING and grace_over and not table.correspondence
     return "online", False
+
+
+def move_by_text(deadline: datetime, user: User) -> str:
+    """A correspondence turn's deadline as its viewer reads a date: "Mon 7 Dec, 14:00 CET", in their zone (a socket's
+    board is rendered outside the request that would have activated it)."""
+    with timezone.override(member_zone(user)):
+        return formats.date_format(timezone.localtime(deadline), "D j M, H:i T")
 
 
 def acting_prompt(line: SeatLine) -> str:
@@ -731,13 +749,16 @@ def board_from(snapshot: TableSnapshot, user: User, *, now: datetime | None = No
     board.away_report = away_report(match, current, mine, spec.unit)
     if current.over and not match.over and table.status == Table.Status.RUNNING:
         board.away_names = [line.name for s, line in zip(seats, board.seats, strict=True)
-                            if s.user_id is not None and (s.away or s.offline_since is not None)]
+                            if s.user_id is not None and (s.away or (s.offline_since is not None
+                                                                      and not table.correspondence))]
     names = [line.name for line in board.seats]
     view = {**view, "prompt": name_seats(view.get("prompt", ""), names, suits=True),
             "last": name_seats(view.get("last", ""), names, suits=True)}
     board.view = view
     if current.over and current.result:
         board.round_text = round_headline(current.result.get("summary", {}), names)
+    if table.correspondence and current.deadline is not None and not current.over:
+        board.move_by = move_by_text(current.deadline, user)
     board.timeout_notice = timeout_notice(recent_from_log(current.log), names, viewer=seat_number,
                                           to_act=None if view.get("over") else view.get("to_act"))
     counts = view.get("hand_counts") or []

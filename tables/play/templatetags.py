@@ -13,6 +13,7 @@ from rules.engine.cards import SUIT_NAMES, SUIT_SAID, SUIT_SYMBOLS
 from rules.engine.text import said
 from tables.i18n import say
 from tables.play.amounts import dollars_text, points_text
+from tables.play.correspondence import move_hours_text
 from tables.play.selectors import face
 from tables.play.table_names import shown_name
 
@@ -53,6 +54,12 @@ _WORDS = {"trump": said("trump")}  # Sheepshead's trump, a suit of its own
 def table_name(name: str) -> str:
     """A table's stored name as the reader says it (tables.play.table_names)."""
     return shown_name(name)
+
+
+@register.filter
+def move_pace(hours: int) -> str:
+    """A correspondence table's pace ("a move a day"); nothing for a live table."""
+    return move_hours_text(hours) if hours else ""
 
 
 @register.filter

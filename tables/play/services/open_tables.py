@@ -47,15 +47,19 @@ IDLE_CLOSED = gettext_noop(
     "Nobody had been at this table for a while and it was still waiting for players: it closed without a game.")
 
 
-def idle_time() -> timedelta | None:
-    """How long an open table may go unattended (None: for ever)."""
+def idle_time(*, correspondence: bool = False) -> timedelta | None:
+    """How long an open table may go unattended (None: for ever). A correspondence table's members are not expected
+    to sit at its page while it fills: it waits days (`CORRESPONDENCE_OPEN_CLOSE_DAYS`), not minutes."""
+    if correspondence:
+        days = settings.CORRESPONDENCE_OPEN_CLOSE_DAYS
+        return timedelta(days=days) if days > 0 else None
     minutes = settings.TABLE_OPEN_IDLE_CLOSE_MINUTES
     return timedelta(minutes=minutes) if minutes > 0 else None
 
 
-def first_due(now: datetime) -> datetime | None:
+def first_due(now: datetime, *, correspondence: bool = False) -> datetime | None:
     """When a table created `now` is first looked at: its creator may never open its page."""
-    after = idle_time()
+    after = idle_time(correspondence=correspondence)
     return now + after if after is not None else None
 
 
@@ -63,7 +67,7 @@ def closes_at(table: Table, *, now: datetime, seats: Sequence[Seat] | None = Non
     """When the open table closes unless a member comes (a time past: it may close now); None while a member is
     at its page (their page closing makes the table due again: tables.play.services.presence) or when open tables
     never close. `seats`: the table's seats, if the caller has read them under its lock."""
-    after = idle_time()
+    after = idle_time(correspondence=table.correspondence)
     if after is None:
         return None
     members = [s for s in (seats if seats is not None else Seat.objects.filter(table=table)) if s.user_id is not None]
@@ -108,7 +112,8 @@ def close_or_next_due(table: Table, *, now: datetime) -> tuple[bool, datetime | 
     table.status, table.finished_at, table.close_reason, table.due_at, table.version = (
         Table.Status.ABANDONED, now, IDLE_CLOSED, None, version)
     Seat.objects.filter(table=table).update(gone_at=None)  # no absence is still to show at a closed table
-    log.info("table clock: open table %s closed, nobody at it for %s", table.code, idle_time())
+    log.info("table clock: open table %s closed, nobody at it for %s", table.code,
+             idle_time(correspondence=table.correspondence))
     table_stopped_waiting.send(sender=Table, table=table, ending="closed")
     push.table_changed(table)
     push.lobby_changed()

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Count, F
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -21,7 +22,7 @@ from rules.engine.api import Config
 from rules.engine.errors import ConfigError
 from tables.models import QueueRequest, Seat, Table
 from tables.play import push, wakeups
-from tables.play.pace import GRACE_RANGE
+from tables.play.pace import GRACE_RANGE, MOVE_HOURS_CHOICES
 from tables.play.privacy import ensure_may_sit
 from tables.play.services import open_tables, table_limits
 from tables.play.services.errors import NotAllowed, NotSeated, PlayingElsewhere, TableError, TableFull
@@ -107,10 +108,13 @@ def create_table(
     grace_seconds: int = 15,
     name: str = "",
     bot_level: str = Table.BotLevel.EASY,
+    move_hours: int = 0,
 ) -> Table:
     """A new table with the creator in seat 0; with `fill_with_bots` the match starts at once. `bot_speed`
     None: the club's default (TABLE_BOT_SPEED). No `name`: the creator's ("Alice's Hawk table"). `bot_level`:
-    how well its bots play; code that does not say gets the quick heuristics (the lobby's form says)."""
+    how well its bots play; code that does not say gets the quick heuristics (the lobby's form says).
+    `move_hours` (one of `MOVE_HOURS_CHOICES`) makes a correspondence table: a move a day, not a sitting. Its bots
+    move at once (nobody sits waiting to watch them), and its seats do not count as playing (`_ensure_all_free`)."""
     config = _config(game, players, options)
     bot_level_of(bot_level)
     low, high = TURN_SECONDS_RANGE
@@ -122,8 +126,14 @@ def create_table(
     if not GRACE_RANGE[0] <= grace_seconds <= GRACE_RANGE[1]:
         raise TableError(gettext("The wait before a bot plays for an offline player must be between %(low)s and "
                                  "%(high)s seconds.") % {"low": GRACE_RANGE[0], "high": GRACE_RANGE[1]})
+    if move_hours and move_hours not in MOVE_HOURS_CHOICES:
+        raise TableError(gettext("A correspondence table gives %(hours)s hours for a move.") % {
+            "hours": ", ".join(str(hours) for hours in MOVE_HOURS_CHOICES)})
+    if move_hours:
+        bot_speed = Table.BotSpeed.INSTANT
     with transaction.atomic():
-        ensure_free_to_sit(creator)  # also takes the member's row lock, so the limits below count one request at a time
+        # also takes the member's row lock, so the limits below count one request at a time
+        ensure_free_to_sit(creator, correspondence=bool(move_hours))
         table_limits.ensure_may_open(creator)
         table_limits.ensure_may_start(creator)
         now = timezone.now()
@@ -134,11 +144,13 @@ def create_table(
             options=dict(config.options),
             private=private,
             turn_seconds=turn_seconds,
+            move_hours=move_hours,
             grace_seconds=grace_seconds,
             bot_level=bot_level,
             **({"bot_speed": bot_speed} if bot_speed is not None else {}),
             created_by=creator,
-            due_at=open_tables.first_due(now),  # its creator may never open its page: it closes unattended
+            # its creator may never open its page: it closes unattended
+            due_at=open_tables.first_due(now, correspondence=bool(move_hours)),
         )
         Seat.objects.bulk_create(
             [
@@ -276,12 +288,14 @@ def remove_bot(*, table_id: int, user: User, position: int) -> None:
         push.lobby_changed()
 
 
-def ensure_free_to_sit(user: User, *, table: Table | None = None, refuse_open_seat: bool = False) -> None:
+def ensure_free_to_sit(user: User, *, table: Table | None = None, refuse_open_seat: bool = False,
+                       correspondence: bool = False) -> None:
     """Refuse a member who is already playing at another running table (in a seat they have not
     left) or who is waiting in quick play (and, with `refuse_open_seat`, one with a seat at an open
     table). Locks the member's row, so two requests of one member (a join here, a quick-play request
-    there) are taken one after the other."""
-    _ensure_all_free([user], table=table, refuse_open_seat=refuse_open_seat)
+    there) are taken one after the other. At a correspondence table (`table`'s, or a new one's:
+    `correspondence`) only the club's cap on those counts (`_ensure_correspondence_cap`)."""
+    _ensure_all_free([user], table=table, refuse_open_seat=refuse_open_seat, correspondence=correspondence)
 
 
 class Commitments(NamedTuple):
@@ -296,8 +310,9 @@ class Commitments(NamedTuple):
 
 
 def commitments(user_ids: Iterable[int], *, besides: Table | None = None) -> dict[int, Commitments]:
-    """The members' commitments (a seat at `besides` does not count as playing), by member id in id
-    order, in one statement: plain SQL, because it runs for every join and every quick-play request
+    """The members' commitments (a seat at `besides`, or at a correspondence table, does not count as playing: the
+    one-running-table rule is for tables played at one sitting), by member id in id order, in one statement:
+    plain SQL, because it runs for every join and every quick-play request
     and the ORM would cost more than it. Callers that act on it hold the locks that keep it true."""
     ids = sorted(set(user_ids))
     if not ids:
@@ -308,7 +323,7 @@ def commitments(user_ids: Iterable[int], *, besides: Table | None = None) -> dic
     sql = (
         f"SELECT u.id,"
         f" (SELECT MIN(t.id) FROM {seat} s JOIN {tbl} t ON t.id = s.table_id WHERE s.user_id = u.id"
-        f"  AND s.away = %s AND t.status = %s AND t.id <> %s),"
+        f"  AND s.away = %s AND t.status = %s AND t.move_hours = 0 AND t.id <> %s),"
         f" (SELECT MIN(q.game) FROM {queue} q WHERE q.user_id = u.id AND q.state = %s),"
         f" (SELECT MIN(t.id) FROM {seat} s JOIN {tbl} t ON t.id = s.table_id WHERE s.user_id = u.id AND t.status = %s)"
         f" FROM {user} u WHERE u.id IN ({placeholders}) ORDER BY u.id"
@@ -322,13 +337,18 @@ def commitments(user_ids: Iterable[int], *, besides: Table | None = None) -> dic
 
 
 def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_ok: bool = False,
-                     refuse_open_seat: bool = False) -> None:
+                     refuse_open_seat: bool = False, correspondence: bool = False) -> None:
     """The members' row locks first (PostgreSQL; in one order), then one statement (`commitments`) that,
     in the usual case that everyone is free, is all; the reason is looked up only when someone is not.
-    The check is a statement of its own so that, under READ COMMITTED, it sees whatever the lock waited for."""
+    The check is a statement of its own so that, under READ COMMITTED, it sees whatever the lock waited for.
+    A correspondence table asks nothing of where its members sit now (a live table, quick play): a move a day
+    fits beside them; only how many such tables each holds (`_ensure_correspondence_cap`)."""
     ids = sorted({user.pk for user in users})
     _lock_members(ids)
     names = {user.pk: user.shown_name for user in users}
+    if correspondence or (table is not None and table.correspondence):
+        _ensure_correspondence_cap(ids, names=names, besides=table)
+        return
 
     for user_id, (playing, waiting, open_seat) in commitments(ids, besides=table).items():
         if playing is not None:
@@ -349,6 +369,26 @@ def _ensure_all_free(users: list[User], *, table: Table | None = None, waiting_o
         if open_seat is not None and refuse_open_seat:
             raise NotAllowed(gettext("You have a seat at %(table)s, which is still open; leave it before you ask "
                                      "for quick play.") % {"table": called(Table.objects.get(pk=open_seat))})
+
+
+def _ensure_correspondence_cap(ids: list[int], *, names: dict[int, str], besides: Table | None) -> None:
+    """Refuse a member who already holds `CORRESPONDENCE_TABLES_PER_MEMBER` seats at correspondence tables open or
+    running (seats left do not count; 0: no cap): a member may hold several, not an unbounded number, each of which
+    the clock and the notices look after for days."""
+    cap = settings.CORRESPONDENCE_TABLES_PER_MEMBER
+    if cap <= 0:
+        return
+    held = (Seat.objects.filter(user_id__in=ids, away=False, table__move_hours__gt=0,
+                                table__status__in=[Table.Status.OPEN, Table.Status.RUNNING])
+            .exclude(table_id=besides.pk if besides is not None else None)
+            .values("user_id").annotate(count=Count("id")))
+    for row in held:
+        if row["count"] >= cap:
+            if len(ids) == 1:
+                raise NotAllowed(gettext("You already play at %(count)s correspondence tables, as many as a member "
+                                         "may; finish or leave one first.") % {"count": row["count"]})
+            raise NotAllowed(gettext("%(member)s already plays at %(count)s correspondence tables, as many as a "
+                                     "member may.") % {"member": names[row["user_id"]], "count": row["count"]})
 
 
 def create_full_table(
