@@ -109,3 +109,25 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.shown_name
+
+
+class PushSubscription(models.Model):
+    """One device (a browser profile) that agreed to be told things by Web Push: the push service's address for it and
+    the keys its messages are encrypted to (RFC 8291). Removed when the member turns it off there, or when the push
+    service says it is gone (accounts.webpush)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("member"), on_delete=models.CASCADE,
+                             related_name="push_subscriptions")
+    endpoint = models.URLField(_("endpoint"), max_length=1000, unique=True)
+    p256dh = models.CharField(_("device key"), max_length=120)
+    auth = models.CharField(_("device secret"), max_length=40)
+    user_agent = models.CharField(_("browser"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.user_agent or self.endpoint[:40]}"
