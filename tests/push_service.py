@@ -63,7 +63,7 @@ class PushService:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:
                 name = self.path.rsplit("/", 1)[-1]
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 device = service.devices.get(name)

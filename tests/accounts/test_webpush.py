@@ -16,8 +16,8 @@ from django.urls import reverse
 
 from accounts import webpush
 from accounts.models import PushSubscription
-from tests.tables.helpers import client_for
 from tests.push_service import PushService, push_service
+from tests.tables.helpers import client_for
 
 pytestmark = pytest.mark.django_db
 
