@@ -52,7 +52,7 @@ class ProfileForm(forms.ModelForm):
         model = User
         fields = [
             "display_name", "time_zone", "turn_sound", "language", "auto_play_forced", "premoves", "trick_pause",
-            "card_sounds",
+            "card_sounds", "live_turn_notices",
         ]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

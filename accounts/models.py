@@ -49,6 +49,13 @@ class User(AbstractUser):
         _("card sounds"), default=False,
         help_text=_("A soft sound when a card is played and when a trick is taken."),
     )
+    # Off by default, as the sounds are: a notification at a live table is for a member who asked for it, on a device
+    # that allowed it (static/js/turn.js shows it while the table's tab is in the background; issue 44).
+    live_turn_notices = models.BooleanField(
+        _("notify me at live tables"), default=False,
+        help_text=_("When it becomes your turn at a live table while its tab is in the background, show a "
+                    "notification on this device (it asks your browser first)."),
+    )
 
     # Times on the site show in this zone, named ("18:05 CET"); accounts.middleware activates it per request.
     time_zone = models.CharField(

@@ -110,10 +110,44 @@
     }
   }
 
+  // A notification, for a member who asked for one at live tables (their profile: data-turn-notice on .table-page)
+  // and whose browser allows it: shown by the service worker's registration (static/js/sw.js opens this table when it
+  // is clicked), one per table (its tag), with the table's name and nothing of the cards.
+  function notify() {
+    var page = document.querySelector(".table-page");
+    if (!page || page.getAttribute("data-turn-notice") !== "on") return;
+    if (!("Notification" in window) || Notification.permission !== "granted" || !navigator.serviceWorker) return;
+    navigator.serviceWorker.getRegistration().then(function (registration) {
+      if (!registration) return;
+      var heading = document.querySelector("h1");
+      return registration.showNotification(prefix().replace(/ · $/, ""), {
+        body: heading ? heading.textContent.replace(/\s+/g, " ").trim() : document.title,
+        tag: "turn-" + location.pathname,
+        data: { url: location.pathname },
+      });
+    }).catch(noop);
+  }
+
+  // Asked when the member ticks the choice on their profile is not enough: the permission is the browser's, per
+  // device. So the table page asks, on the member's first click there, while they want notifications and it was
+  // never answered.
+  function askOnce(evt) {
+    var page = document.querySelector(".table-page");
+    if (!page || page.getAttribute("data-turn-notice") !== "on") return;
+    if (!("Notification" in window) || Notification.permission !== "default") return;
+    try {
+      var asked = Notification.requestPermission();
+      if (asked && typeof asked.catch === "function") asked.catch(noop);
+    } catch (e) {
+      // An old browser: no notifications, then.
+    }
+  }
+
   function check() {
     var mine = isMyTurn();
     if (mine && !wasMyTurn && document.hidden) {
       showTitle();
+      notify();
       if (soundWanted()) playTone();
     } else if (!mine) {
       restoreTitle();
@@ -128,6 +162,7 @@
     if (!document.hidden) restoreTitle();
   });
   document.addEventListener("pointerdown", prime, true);
+  document.addEventListener("pointerdown", askOnce, true);
   document.addEventListener("keydown", prime, true);
   check();
 })();

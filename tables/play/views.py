@@ -42,11 +42,13 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
 
 def motion_options(user: object) -> dict[str, object]:
     """How this viewer's page moves and sounds (static/js/motion.js, sounds.js): how long it holds a finished trick
-    (their `trick_pause`), how long each replayed move stays, and whether cards make a sound (their `card_sounds`).
+    (their `trick_pause`), how long each replayed move stays, whether cards make a sound (their `card_sounds`), and
+    whether their turn in a background tab shows a notification (their `live_turn_notices`, static/js/turn.js).
     A visitor gets the club's defaults."""
     return {"pause_ms": pace.trick_pause_ms(str(getattr(user, "trick_pause", "normal"))),
             "step_ms": round(1000 * pace.REPLAYED_MOVE),
-            "sounds": "on" if getattr(user, "card_sounds", False) else "off"}
+            "sounds": "on" if getattr(user, "card_sounds", False) else "off",
+            "notify": "on" if getattr(user, "live_turn_notices", False) else "off"}
 
 
 def board(request: HttpRequest, code: str) -> HttpResponse:
