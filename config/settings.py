@@ -286,6 +286,8 @@ ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtraForm"
 # The club's name signs the account emails (allauth would use the host name: see accounts/adapter.py).
 CLUB_NAME = env.str("CLUB_NAME", default="The Card Club")
+# The name under the club's icon on a phone's home screen, where about 12 characters fit (config/pwa.py).
+CLUB_SHORT_NAME = env.str("CLUB_SHORT_NAME", default="Card Club")
 ACCOUNT_ADAPTER = "accounts.adapter.ClubAccountAdapter"
 # Failed logins: at most 5 per account in 5 minutes (and 10 a minute per address).
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/300s/key"}

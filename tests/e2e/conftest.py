@@ -137,7 +137,11 @@ class BrowserProblems:
 
 
 class WatchedBrowser:
-    """The session's Chromium, handing out contexts and pages whose problems the test's teardown checks."""
+    """The session's Chromium, handing out contexts and pages whose problems the test's teardown checks.
+
+    Their pages register no service worker unless a test asks for one (`service_workers="allow"`, as the installable
+    app's tests do): Playwright's routing (`page.route`) does not see what a worker answers from its cache, and the
+    tests that hold back or refuse a request (htmx's scripts, a move) must see the network as the page does."""
 
     def __init__(self, browser: Browser, problems: BrowserProblems) -> None:
         self._browser = browser
@@ -145,12 +149,14 @@ class WatchedBrowser:
         self.opened: list[BrowserContext] = []
 
     def new_context(self, **options: Any) -> BrowserContext:
+        options.setdefault("service_workers", "block")
         context = self._browser.new_context(**options)
         self._problems.watch_context(context)
         self.opened.append(context)
         return context
 
     def new_page(self, **options: Any) -> Page:
+        options.setdefault("service_workers", "block")
         page = self._browser.new_page(**options)
         self._problems.watch_page(page)
         self.opened.append(page.context)

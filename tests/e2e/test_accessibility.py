@@ -387,6 +387,7 @@ PAGES: list[tuple[str, str, Where, Action | None]] = [
     ("profile", "member", "/accounts/profile/", None),
     ("profile-saved", "member", "/accounts/profile/", submit),
     ("password-change", "member", "/accounts/password/change/", None),
+    ("offline", "member", "/offline/", None),  # what the service worker shows when the network is gone (issue 44)
 ]
 
 
