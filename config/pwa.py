@@ -149,6 +149,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     found = shell(request)
     names = {
         "cache": found.cache, "precache": found.precache, "offline": reverse("offline"), "static": static(""),
+        # a push's notification: the club's name when a message has no title, and its icon
+        "club": settings.CLUB_NAME, "icon": static(ICONS[0].name),
         # Other static files are kept as they are fetched only where each name carries its file's hash (production's
         # manifest storage): in development a name stays when its file changes, and the cache would serve the old one.
         "keep_fetched": isinstance(staticfiles_storage, ManifestFilesMixin),

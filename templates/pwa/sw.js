@@ -57,3 +57,33 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(pageOrOffline(request));
   }
 });
+
+// Web Push (accounts/webpush.py): a message is {title, body, url, tag}, already only what a lock screen may show (a
+// table's name, never a card). One notification per tag: a newer "your turn" at a table replaces the older one.
+self.addEventListener("push", (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch (error) {
+    message = {};
+  }
+  event.waitUntil(self.registration.showNotification(message.title || NAMES.club, {
+    body: message.body || "",
+    tag: message.tag || undefined,
+    icon: NAMES.icon,
+    data: { url: message.url || "/" },
+  }));
+});
+
+// A notification clicked: the club's page it names, in a window already open on it if there is one. Only a path of
+// the club's own (a message cannot send the member elsewhere).
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const wanted = (event.notification.data && event.notification.data.url) || "/";
+  const path = wanted.startsWith("/") && !wanted.startsWith("//") ? wanted : "/";
+  const url = new URL(path, self.location.origin).href;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((client) => client.url === url && "focus" in client);
+    return open ? open.focus() : self.clients.openWindow(url);
+  }));
+});
