@@ -4,7 +4,8 @@ A scan reads the correspondence tables alone (tables.notices.selectors) and adds
 safe to run as often as anyone likes, in any number of processes, since a notice's key names its event. Each
 kind's key says what "once" means for it:
 
-- turn: `turn:<table>:<round>:<moves made>:<member>`, once per turn (a move, or the next round, is another turn);
+- turn: `turn:<table>:<round>:<moves made>:<member>`, once per turn (another member's move, or the next round,
+  makes another turn; a member who moved and is to move again, as in Hawsker's draw and play, is not told again);
 - reminder: `reminder:<table>:<round>:<moves made>:<member>`, once per turn, when the deadline is near;
 - digest: `digest:<member>:<local date>`, once a day for members who chose the daily summary;
 - timeout: `timeout:<table>:<round>:<move>:<member>`, once per move the bot made when time ran out;
@@ -62,7 +63,7 @@ def found_at(now: datetime, *, seat_to_act: selectors.SeatToAct | None = None) -
         user, table = turn.user, turn.table
         names = (table.pk, *turn.number, user.pk)
         data = {"round": turn.round.number, "moves_made": turn.round.moves_made}
-        if wants(user, Notice.Kind.TURN):
+        if wants(user, Notice.Kind.TURN) and not turn.continues:
             found.append(Found(outbox.notice_key(Notice.Kind.TURN, *names), Notice.Kind.TURN, user, table, data))
         elif wants(user, Notice.Kind.DIGEST):
             daily.setdefault(user.pk, []).append(turn)

@@ -21,6 +21,7 @@ class Turn:
     round: Round
     user: User
     since: datetime  # when the turn came (the last move, or the deal)
+    continues: bool = False  # the member made the move before too: the same turn goes on (no new "your turn")
 
     @property
     def deadline(self) -> datetime | None:
@@ -34,19 +35,22 @@ class Turn:
 
 class SeatToAct:
     """The seat to act in a round, from its engine state (as tables.play.services.play.Live.seat_to_act reads it),
-    remembered by (round, moves made): a state is parsed once per turn, not on every scan."""
+    and whether that seat also made the move before (its turn goes on: Hawsker's draw, then the play), remembered
+    by (round, moves made): a state is parsed once per turn, not on every scan."""
 
     def __init__(self, size: int = 2000) -> None:
         self.size = size
-        self.known: dict[tuple[int, int], int | None] = {}
+        self.known: dict[tuple[int, int], tuple[int | None, bool]] = {}
 
-    def __call__(self, game: str, current: Round) -> int | None:
+    def __call__(self, game: str, current: Round) -> tuple[int | None, bool]:
         key = (current.pk, current.moves_made)
         if key not in self.known:
             if len(self.known) >= self.size:
                 self.known.clear()
             engine = registry.game(game)
-            self.known[key] = engine.to_act(engine.from_json(current.state))
+            seat = engine.to_act(engine.from_json(current.state))
+            before = Move.objects.filter(round=current, seq=current.moves_made).values_list("seat", flat=True).first()
+            self.known[key] = (seat, seat is not None and before == seat)
         return self.known[key]
 
 
@@ -66,10 +70,12 @@ def turns_waiting(*, seat_to_act: SeatToAct | None = None, user_id: int | None =
     turns = []
     for current in rounds:
         table = current.match.table
-        seat = by_place.get((table.pk, to_act(table.game, current)))
+        position, continues = to_act(table.game, current)
+        seat = by_place.get((table.pk, position))
         if seat is None or seat.position in (current.house_seats or []):
             continue
-        turns.append(Turn(table=table, round=current, user=seat.user, since=current.moved_at or current.started_at))
+        turns.append(Turn(table=table, round=current, user=seat.user, since=current.moved_at or current.started_at,
+                          continues=continues))
     return turns
 
 
