@@ -81,3 +81,12 @@ class TurnSoundForm(forms.Form):
         user.turn_sound = self.cleaned_data["turn_sound"] == "on"
         user.save(update_fields=["turn_sound"])
         return user.turn_sound
+
+
+class EmailNoticesForm(forms.ModelForm):
+    """Which of the club's emails about correspondence tables the member wants (tables.notices sends them). Every
+    field is required: a post without one is a broken form, refused, never read as "off"."""
+
+    class Meta:
+        model = User
+        fields = ["turn_emails", "deadline_emails", "match_emails"]

@@ -1,5 +1,5 @@
-"""The club's member: Django's user plus the name shown at tables, their time zone and their table-page
-preferences."""
+"""The club's member: Django's user plus the name shown at tables, their time zone, their table-page
+preferences and which emails they want."""
 
 from __future__ import annotations
 
@@ -55,6 +55,28 @@ class User(AbstractUser):
         _("notify me at live tables"), default=False,
         help_text=_("When it becomes your turn at a live table while its tab is in the background, show a "
                     "notification on this device (it asks your browser first)."),
+    )
+
+    # The club's emails about correspondence tables (issue 44; tables.notices sends them). "Your turn" comes by
+    # default for each turn, as a move a day is easily missed without it; `daily` gathers them into one morning
+    # email, `never` sends none. Reminders (and the word that time ran out) and the end of a match are on too.
+    class TurnEmails(models.TextChoices):
+        EACH = "each", _("For each turn")
+        DAILY = "daily", _("One summary a day")
+        NEVER = "never", _("Never")
+
+    turn_emails = models.CharField(
+        _("“your turn” emails"), max_length=8, choices=TurnEmails.choices, default=TurnEmails.EACH,
+        help_text=_("At correspondence tables: an email when it is your turn, or one each morning listing every "
+                    "table waiting for you."),
+    )
+    deadline_emails = models.BooleanField(
+        _("deadline reminders"), default=True,
+        help_text=_("An email a few hours before your time for a move runs out, and one if it ran out."),
+    )
+    match_emails = models.BooleanField(
+        _("“match over” emails"), default=True,
+        help_text=_("An email when a match at one of your correspondence tables is over."),
     )
 
     # Times on the site show in this zone, named ("18:05 CET"); accounts.middleware activates it per request.

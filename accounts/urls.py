@@ -6,6 +6,7 @@ from accounts import push_views, views
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
+    path("emails/", views.email_notices, name="email_notices"),
     path("turn-sound/", views.turn_sound, name="turn_sound"),
     path("members/suggest/", views.member_suggestions, name="member_suggestions"),
     path("push/subscribe/", push_views.push_subscribe, name="push_subscribe"),

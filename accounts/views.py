@@ -1,4 +1,5 @@
-"""The member's profile page, table-page preferences and language; everything else about accounts is allauth's."""
+"""The member's profile page, table-page preferences, language and emails; everything else about accounts is
+allauth's."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from accounts.forms import NAME_TAKEN_MEANWHILE, ProfileForm, TurnSoundForm
+from accounts.forms import NAME_TAKEN_MEANWHILE, EmailNoticesForm, ProfileForm, TurnSoundForm
 from accounts.members import suggest_members
 from accounts.next_page import same_site_next
 
@@ -38,6 +39,17 @@ def profile(request: HttpRequest) -> HttpResponse:
             _remember_language(response, member.language)
         return response
     return render(request, "accounts/profile.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def email_notices(request: HttpRequest) -> HttpResponse:
+    """The member's choice of emails about correspondence tables, on a page of its own beside the profile (linked
+    from it): the profile's form is long enough. A booleans' checkbox left unticked is "off", as HTML sends it."""
+    form = EmailNoticesForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, gettext("Your email settings are saved."))
+        return redirect("email_notices")
+    return render(request, "accounts/email_notices.html", {"form": form}, status=400 if form.errors else 200)
 
 
 @require_POST

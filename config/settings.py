@@ -298,6 +298,21 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="club@cardclub.invalid")
+# Django's SMTP backend (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend) reads these: in production a
+# relay that sends for the club's domain (SPF and DKIM are the relay's). The timeout bounds each SMTP call, so a
+# relay that stops answering holds up a table clock's pass for seconds, not for ever.
+EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10.0)
+# The site's address as members reach it: the emails' links (a table, unsubscribing) are made from it, outside
+# any request. No trailing slash.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# The emails about correspondence tables (tables.notices): a reminder this many hours before a member's time for a
+# move runs out (at half the table's hours per move when that is less).
+NOTICE_REMINDER_HOURS = env.float("NOTICE_REMINDER_HOURS", default=6.0)
 
 # English and German (issue 23): the member's saved choice (accounts.middleware), else the header's switcher (its
 # cookie), else the browser's Accept-Language (LocaleMiddleware); sockets choose the same way (accounts.languages).

@@ -15,7 +15,8 @@ class TablesConfig(AppConfig):
         `match_recorded`; the table clock and quick play's sweeper start when the process starts serving (or with
         its first socket). Chat rides play's sockets (its messages by their "kind", its group events as
         `feature.event`, its lines on connect), shows its pane on the table page, and releases spectators' lines to
-        the players when play sends `round_finished`. Invitations end with their table (play's `table_stopped_waiting`)
+        the players when play sends `round_finished`. The emails about correspondence tables are found and sent on the
+clock's passes too (`add_job`, tables.notices). Invitations end with their table (play's `table_stopped_waiting`)
         and, out of time, on the table clock's passes (`add_job`). `manage.py migrate` runs without the statement
         timeout every other PostgreSQL connection has (config/database.py says why)."""
         from django.db.models.signals import post_migrate, pre_migrate
@@ -27,6 +28,7 @@ class TablesConfig(AppConfig):
         from tables.invitations import receivers as invitation_receivers  # noqa: F401  (ends them with their table)
         from tables.invitations.services.invitations import EndedInvitations
         from tables.ledger import receivers  # noqa: F401  (connects the ledger's receiver)
+        from tables.notices.job import NoticeJob
         from tables.play import sockets
         from tables.play.background import add_job, start_table_clock
         from tables.play.page_parts import add_table_part
@@ -37,6 +39,7 @@ class TablesConfig(AppConfig):
         post_migrate.connect(restore_statement_timeout, dispatch_uid="statement-timeout-after-migrate")
         sockets.start_with_sockets(start_table_clock)
         add_job("invitations", EndedInvitations())  # invitations out of time end, and their lobbies are told
+        add_job("notices", NoticeJob())  # emails about correspondence tables: found, then sent after commit
         sockets.start_with_sockets(start_quick_play_sweeper)
         sockets.on_message(chat_sockets.KIND, chat_sockets.receive_line)
         sockets.on_event("chat", chat_sockets.chat_event)

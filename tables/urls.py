@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("tables.profiles.urls")),
     path("", include("tables.invitations.urls")),
     path("", include("tables.chat.urls")),
+    path("", include("tables.notices.urls")),
 ]

@@ -22,6 +22,7 @@ from tables.models.ledger import (
     NightPayment,
     Settlement,
 )
+from tables.models.notices import Notice
 from tables.models.play import Match, Move, Round, Seat, Table, game_choices, new_table_code
 from tables.models.presence import Presence, TableSocket
 from tables.models.queue import QueueRequest
@@ -34,3 +35,4 @@ __all__ = [
 __all__ += ["DraftRow", "NightDraft"]
 __all__ += ["ChainHead", "ClubNight", "EntryIsFinal", "InPersonRecord", "LedgerEntry", "NightPayment", "Settlement"]
 __all__ += ["ChatMessage", "ChatMute", "Invitation", "MatchPlace", "MatchResult", "Rating", "RatingChange", "Season"]
+__all__ += ["Notice"]

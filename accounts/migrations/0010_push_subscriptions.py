@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0008_german_field_labels'),
+        ('accounts', '0009_email_notices'),
     ]
 
     operations = [
