@@ -19,6 +19,13 @@ from tables.models.play import Table
 
 
 class Notice(models.Model):
+    class Channel(models.TextChoices):
+        """How it reaches the member: an email, or a Web Push message to each device they subscribed
+        (tables.notices.pushes). The same event makes one row per channel (a push's key is the email's, prefixed)."""
+
+        EMAIL = "email", _("email")
+        PUSH = "push", _("push notification")
+
     class Kind(models.TextChoices):
         TURN = "turn", _("your turn")
         DIGEST = "digest", _("daily summary of turns")
@@ -29,6 +36,7 @@ class Notice(models.Model):
     key = models.CharField(_("key"), max_length=120, unique=True,
                            help_text=_("Names the event and the member: one email per event and member."))
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    channel = models.CharField(_("channel"), max_length=8, choices=Channel.choices, default=Channel.EMAIL)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("member"), on_delete=models.CASCADE,
                              related_name="notices")
     table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE, null=True, blank=True,

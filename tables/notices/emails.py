@@ -59,7 +59,7 @@ def _turn_lines(turns: list[selectors.Turn], now: datetime) -> list[dict[str, st
             for t in sorted(turns, key=lambda t: (t.deadline is None, t.deadline or now))]
 
 
-def _still_their_turn(notice: Notice) -> selectors.Turn | None:
+def still_their_turn(notice: Notice) -> selectors.Turn | None:
     """The turn a "your turn" or reminder notice is about, if it is still waiting (the same round, no move since)."""
     for turn in selectors.turns_waiting(user_id=notice.user_id):
         if turn.table.pk == notice.table_id and turn.number == (notice.data.get("round"),
@@ -79,7 +79,7 @@ def _context(notice: Notice, now: datetime) -> dict[str, Any] | str:
     if table is not None:
         context.update(table=str(table), table_url=absolute(reverse("table", args=[table.code])))
     if notice.kind in (Notice.Kind.TURN, Notice.Kind.REMINDER):
-        turn = _still_their_turn(notice)
+        turn = still_their_turn(notice)
         if turn is None:
             return "no longer the member's turn"
         if turn.deadline is not None and notice.kind == Notice.Kind.REMINDER and turn.deadline <= now:

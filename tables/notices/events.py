@@ -10,6 +10,8 @@ kind's key says what "once" means for it:
 - digest: `digest:<member>:<local date>`, once a day for members who chose the daily summary;
 - timeout: `timeout:<table>:<round>:<move>:<member>`, once per move the bot made when time ran out;
 - match over: `match_over:<table>:<member>`, once per table.
+
+A push to a member's devices (tables.notices.pushes) has the key of the email of the same event, after `push:`.
 """
 
 from __future__ import annotations
@@ -22,12 +24,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import PushSubscription, User
 from accounts.time_zones import zone_named
 from tables.models import Notice, Table
 from tables.notices import outbox, selectors
 from tables.notices.preferences import wants
 
+PUSH = "push"  # a push's key: the email's, after this
 DIGEST_HOUR = 8  # the daily summary goes at this hour of the member's own day (their time zone)
 # How far back a scan looks for time-outs and ended matches: the keys make a second find harmless, so this need
 # only outlast a process that was down for a while.
@@ -41,6 +44,7 @@ class Found:
     user: User
     table: Table | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    channel: str = Notice.Channel.EMAIL
 
 
 def reminder_window(table: Table) -> timedelta:
@@ -56,10 +60,19 @@ def digest_time(user: User, now: datetime) -> datetime:
 
 
 def found_at(now: datetime, *, seat_to_act: selectors.SeatToAct | None = None) -> list[Found]:
-    """Every notice the correspondence tables call for as of `now` (those already in the outbox too)."""
+    """Every notice the correspondence tables call for as of `now` (those already in the outbox too): the emails the
+    members want, and the pushes to the members with a device subscribed."""
+    turns = selectors.turns_waiting(seat_to_act=seat_to_act)
+    ran_out = selectors.timeouts_since(now - LOOK_BACK)
+    ended = selectors.ended_since(now - LOOK_BACK)
+    return [*_emails(now, turns, ran_out, ended), *_pushes(now, turns, ran_out, ended)]
+
+
+def _emails(now: datetime, turns: list[selectors.Turn], ran_outs: list[selectors.TimeRanOut],
+            ended: list[tuple[Table, list[User]]]) -> list[Found]:
     found: list[Found] = []
     daily: dict[int, list[selectors.Turn]] = {}
-    for turn in selectors.turns_waiting(seat_to_act=seat_to_act):
+    for turn in turns:
         user, table = turn.user, turn.table
         names = (table.pk, *turn.number, user.pk)
         data = {"round": turn.round.number, "moves_made": turn.round.moves_made}
@@ -67,30 +80,70 @@ def found_at(now: datetime, *, seat_to_act: selectors.SeatToAct | None = None) -
             found.append(Found(outbox.notice_key(Notice.Kind.TURN, *names), Notice.Kind.TURN, user, table, data))
         elif wants(user, Notice.Kind.DIGEST):
             daily.setdefault(user.pk, []).append(turn)
-        if (wants(user, Notice.Kind.REMINDER) and turn.deadline is not None
-                and now < turn.deadline <= now + reminder_window(table)):
+        if wants(user, Notice.Kind.REMINDER) and _deadline_near(turn, now):
             found.append(Found(outbox.notice_key(Notice.Kind.REMINDER, *names), Notice.Kind.REMINDER, user, table,
                                data))
-    for turns in daily.values():
-        user = turns[0].user
+    for turns_of_one in daily.values():
+        user = turns_of_one[0].user
         at = digest_time(user, now)
         # Turns that came after today's hour wait for tomorrow's summary: it comes at the member's hour, not later
         # in the day whenever a turn comes.
-        waiting = [t for t in turns if t.since <= at]
+        waiting = [t for t in turns_of_one if t.since <= at]
         if now >= at and waiting:
             found.append(Found(outbox.notice_key(Notice.Kind.DIGEST, user.pk, at.date().isoformat()),
                                Notice.Kind.DIGEST, user, None, {"tables": sorted(t.table.pk for t in waiting)}))
-    for ran_out in selectors.timeouts_since(now - LOOK_BACK):
-        if wants(ran_out.user, Notice.Kind.TIMEOUT):
-            move = ran_out.move
-            found.append(Found(
-                outbox.notice_key(Notice.Kind.TIMEOUT, ran_out.table.pk, move.round.number, move.seq, ran_out.user.pk),
-                Notice.Kind.TIMEOUT, ran_out.user, ran_out.table, {"round": move.round.number, "seq": move.seq}))
-    for table, members in selectors.ended_since(now - LOOK_BACK):
+    for ran in ran_outs:
+        if wants(ran.user, Notice.Kind.TIMEOUT):
+            found.append(_timeout(ran))
+    for table, members in ended:
         for user in members:
             if wants(user, Notice.Kind.MATCH_OVER):
                 found.append(Found(outbox.notice_key(Notice.Kind.MATCH_OVER, table.pk, user.pk),
                                    Notice.Kind.MATCH_OVER, user, table))
+    return found
+
+
+def _deadline_near(turn: selectors.Turn, now: datetime) -> bool:
+    return turn.deadline is not None and now < turn.deadline <= now + reminder_window(turn.table)
+
+
+def _timeout(ran: selectors.TimeRanOut) -> Found:
+    move = ran.move
+    return Found(outbox.notice_key(Notice.Kind.TIMEOUT, ran.table.pk, move.round.number, move.seq, ran.user.pk),
+                 Notice.Kind.TIMEOUT, ran.user, ran.table, {"round": move.round.number, "seq": move.seq})
+
+
+def _pushes(now: datetime, turns: list[selectors.Turn], ran_outs: list[selectors.TimeRanOut],
+            ended: list[tuple[Table, list[User]]]) -> list[Found]:
+    """A member who subscribed a device (accounts.webpush) is told each turn there, a deadline near, time run out
+    and a match over, whatever their emails: the device is their choice for it, and turning it off there ends it.
+    Each push's key is its email's, prefixed, so both channels count "once" alike."""
+    members = {t.user.pk for t in turns} | {r.user.pk for r in ran_outs} | {u.pk for _, us in ended for u in us}
+    if not members:
+        return []
+    devices = set(PushSubscription.objects.filter(user_id__in=members).values_list("user_id", flat=True))
+    found: list[Found] = []
+    for turn in turns:
+        if turn.user.pk not in devices:
+            continue
+        names = (turn.table.pk, *turn.number, turn.user.pk)
+        data = {"round": turn.round.number, "moves_made": turn.round.moves_made}
+        if not turn.continues:
+            found.append(Found(outbox.notice_key(PUSH, Notice.Kind.TURN, *names), Notice.Kind.TURN, turn.user,
+                               turn.table, data, Notice.Channel.PUSH))
+        if _deadline_near(turn, now):
+            found.append(Found(outbox.notice_key(PUSH, Notice.Kind.REMINDER, *names), Notice.Kind.REMINDER,
+                               turn.user, turn.table, data, Notice.Channel.PUSH))
+    for ran in ran_outs:
+        if ran.user.pk in devices:
+            email = _timeout(ran)
+            found.append(Found(f"{PUSH}:{email.key}", email.kind, email.user, email.table, email.data,
+                               Notice.Channel.PUSH))
+    for table, users in ended:
+        for user in users:
+            if user.pk in devices:
+                found.append(Found(outbox.notice_key(PUSH, Notice.Kind.MATCH_OVER, table.pk, user.pk),
+                                   Notice.Kind.MATCH_OVER, user, table, {}, Notice.Channel.PUSH))
     return found
 
 
@@ -107,5 +160,5 @@ def scan(*, now: datetime, seat_to_act: selectors.SeatToAct | None = None) -> in
     with transaction.atomic():
         for notice in new:
             added += outbox.add_notice(key=notice.key, kind=notice.kind, user=notice.user, table=notice.table,
-                                       data=notice.data, now=now)
+                                       data=notice.data, now=now, channel=notice.channel)
     return added

@@ -35,23 +35,23 @@ def notice_key(kind: str, *parts: object) -> str:
 
 
 def add_notice(*, key: str, kind: str, user: User, now: datetime, table: Table | None = None,
-               data: Mapping[str, Any] | None = None) -> bool:
+               data: Mapping[str, Any] | None = None, channel: str = Notice.Channel.EMAIL) -> bool:
     """The notice of one event for one member, unless it is there already; True when this call added it. Inside
     a savepoint: a row another process added meanwhile (the unique key) is "already there", and the caller's
     transaction goes on."""
     try:
         with transaction.atomic():
             Notice.objects.create(key=key, kind=kind, user=user, table=table, data=dict(data or {}), created_at=now,
-                                  next_try_at=now)
+                                  next_try_at=now, channel=channel)
     except IntegrityError:
         return False
     return True
 
 
-def due(now: datetime, *, limit: int) -> list[int]:
-    """The ids of notices to send now, oldest first: unsent, not given up, their time come, nobody's claim on
-    them (or a claim run out: that sender stopped)."""
-    return list(Notice.objects.filter(sent_at__isnull=True, next_try_at__lte=now)
+def due(now: datetime, *, limit: int, channel: str = Notice.Channel.EMAIL) -> list[int]:
+    """The ids of notices of `channel` to send now, oldest first: unsent, not given up, their time come, nobody's
+    claim on them (or a claim run out: that sender stopped)."""
+    return list(Notice.objects.filter(sent_at__isnull=True, next_try_at__lte=now, channel=channel)
                 .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lte=now))
                 .order_by("next_try_at", "pk").values_list("pk", flat=True)[:limit])
 
@@ -72,13 +72,17 @@ def mark_sent(notice_id: int, *, claimed_until: datetime, now: datetime) -> bool
         sent_at=now, next_try_at=None, claimed_until=None) == 1
 
 
-def mark_failed(notice_id: int, *, claimed_until: datetime, now: datetime, error: str) -> None:
+def mark_failed(notice_id: int, *, claimed_until: datetime, now: datetime, error: str,
+                data: Mapping[str, Any] | None = None) -> None:
     """A try that failed: counted, and tried again after a longer wait each time; after `MAX_ATTEMPTS` given up.
-    Both are logged (the notice's key and the error; never the email's text)."""
+    Both are logged (the notice's key and the error; never the email's text). `data`: the notice's data as the try
+    left it (a push's devices already reached, not to be told again)."""
     with transaction.atomic():
         notice = Notice.objects.select_for_update().filter(pk=notice_id, claimed_until=claimed_until).first()
         if notice is None:
             return  # the claim ran out and another sender has it: theirs to record
+        if data is not None:
+            notice.data = dict(data)
         notice.attempts += 1
         notice.last_error = error[:300]
         notice.claimed_until = None
@@ -89,7 +93,7 @@ def mark_failed(notice_id: int, *, claimed_until: datetime, now: datetime, error
             notice.next_try_at = now + BACKOFF[min(notice.attempts, len(BACKOFF)) - 1]
             log.warning("email notice %s: try %s failed, again at %s: %s", notice.key, notice.attempts,
                         notice.next_try_at.isoformat(), error)
-        notice.save(update_fields=["attempts", "last_error", "claimed_until", "next_try_at", "given_up_at"])
+        notice.save(update_fields=["attempts", "last_error", "claimed_until", "next_try_at", "given_up_at", "data"])
 
 
 def drop(notice_id: int, *, claimed_until: datetime, now: datetime, reason: str) -> None:
