@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from accounts import webpush
 from accounts.forms import NAME_TAKEN_MEANWHILE, EmailNoticesForm, ProfileForm, TurnSoundForm
 from accounts.members import suggest_members
 from accounts.next_page import same_site_next
@@ -49,7 +50,9 @@ def email_notices(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, gettext("Your email settings are saved."))
         return redirect("email_notices")
-    return render(request, "accounts/email_notices.html", {"form": form}, status=400 if form.errors else 200)
+    return render(request, "accounts/email_notices.html", {
+        "form": form, "push_key": webpush.public_key(), "devices": request.user.push_subscriptions.count(),
+    }, status=400 if form.errors else 200)
 
 
 @require_POST

@@ -16,6 +16,8 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import os
+import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
@@ -78,9 +80,18 @@ def _key_pem(configured: str, path: str) -> bytes:
         key = ec.generate_private_key(ec.SECP256R1())
         pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())
-        kept.write_bytes(pem)
-        kept.chmod(0o600)
-        log.warning("web push: no WEBPUSH_VAPID_PRIVATE_KEY set; made a key at %s (set one in production)", kept)
+        # Written whole under a name of this process's, then linked into place: of several processes starting at
+        # once, the first link wins and every process reads that key (a link never overwrites).
+        draft = kept.with_name(f".{kept.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        draft.write_bytes(pem)
+        draft.chmod(0o600)
+        try:
+            os.link(draft, kept)
+            log.warning("web push: no WEBPUSH_VAPID_PRIVATE_KEY set; made a key at %s (set one in production)", kept)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return kept.read_bytes()
 
 

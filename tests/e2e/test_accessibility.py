@@ -388,6 +388,8 @@ PAGES: list[tuple[str, str, Where, Action | None]] = [
     ("profile-saved", "member", "/accounts/profile/", submit),
     ("password-change", "member", "/accounts/password/change/", None),
     ("offline", "member", "/offline/", None),  # what the service worker shows when the network is gone (issue 44)
+    ("email-notices", "member", "/accounts/emails/", None),  # emails and this device's notifications (issue 44)
+    ("my-tables", "member", "/tables/mine/", None),  # a member's tables, their turns first (issue 44)
 ]
 
 
