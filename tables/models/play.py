@@ -55,6 +55,14 @@ class Table(models.Model):
         NORMAL = "normal", _("normal")
         SLOW = "slow", _("slow")
 
+    class MissedMove(models.TextChoices):
+        """What a missed deadline does at a correspondence table (the creator's choice): the bot makes that one move,
+        or the member counts as having left the seat, as by "Leave" (the bot finishes the round for them, the house
+        plays their seat from the next round until they take it back)."""
+
+        BOT_MOVES = "bot", _("the bot makes that move")
+        LEAVES = "leave", _("the player leaves the seat until they take it back")
+
     class BotLevel(models.TextChoices):
         """How well bots (and the bot standing in for an absent member) play: the game's quick heuristics, or
         a search over guessed deals at two budgets (rules.engine.search.LEVELS; a search decision takes up to a
@@ -77,6 +85,9 @@ class Table(models.Model):
     move_hours = models.PositiveSmallIntegerField(verbose_name=_("hours per move"),
         default=0, help_text=_("A correspondence table: each player has this many hours for a move (0: a live "
                              "table, timed by the seconds per turn)."))
+    missed_move = models.CharField(verbose_name=_("a missed move"), max_length=8, choices=MissedMove.choices,
+                                   default=MissedMove.BOT_MOVES,
+                                   help_text=_("At a correspondence table: what a move whose time ran out does."))
     bot_speed = models.CharField(verbose_name=_("bot speed"),
         max_length=10, choices=BotSpeed.choices, default=default_bot_speed)
     bot_level = models.CharField(verbose_name=_("bot level"),

@@ -53,6 +53,10 @@ class NewTableForm(forms.Form):
         help_text=_("A correspondence table is played across days: each player has that long for each move, and "
                     "the bot plays a move whose time ran out. You may play at several at once."),
     )
+    missed_move = forms.ChoiceField(
+        label=_("When a player's time for a move runs out"), choices=Table.MissedMove.choices,
+        initial=Table.MissedMove.BOT_MOVES, required=False,
+    )
     turn_seconds = WholeNumberField(
         label=_("Seconds per turn"), initial=60, min_value=TURN_SECONDS_RANGE[0], max_value=TURN_SECONDS_RANGE[1],
         help_text=_("When time runs out, a bot plays that turn."),
@@ -106,6 +110,7 @@ class NewTableForm(forms.Form):
         data = self.cleaned_data
         return {
             "turn_seconds": data["turn_seconds"], "move_hours": data.get("move_hours") or 0,
+            "missed_move": data.get("missed_move") or Table.MissedMove.BOT_MOVES,
             "private": data["private"], "fill_with_bots": data["fill_with_bots"],
             "bot_speed": data.get("bot_speed") or None,  # not given: the club's default
             "bot_level": data.get("bot_level") or Table.BotLevel.NORMAL,  # not given (an old page): normal

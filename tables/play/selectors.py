@@ -225,6 +225,7 @@ class Board:
         itself, and the current deal's public commitment."""
         table, current = self.table, self.round
         return (table.pk, table.game, repr(sorted(table.options.items())), table.turn_seconds, table.move_hours,
+                table.missed_move,
                 table.bot_speed,
                 table.bot_level, table.grace_seconds,
                 (current.pk, current.salt, current.commitment) if current is not None else None)
@@ -305,7 +306,8 @@ class Board:
             speed_text = gettext("%(speed)s (a move every %(seconds)s s)") % {
                 "speed": speed_text, "seconds": number_format(Decimal(f"{speed.move:g}"), use_l10n=True)}
         if table.correspondence:
-            timing = (gettext("Correspondence"), capfirst(move_hours_text(table.move_hours)))
+            timing = (gettext("Correspondence"), f"{capfirst(move_hours_text(table.move_hours))}; "
+                                                 f"{gettext('a missed move')}: {table.get_missed_move_display()}")
         else:
             timing = (gettext("Time per turn"), f"{table.turn_seconds} s")
         return [

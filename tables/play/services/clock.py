@@ -389,11 +389,15 @@ def _locked_step(table: Table, *, now: datetime, planned: Planned | None) -> Ste
         seat, actor = step
         if not live.searches(seat):
             live.bot_move(seat, actor)  # the heuristics: a millisecond, fine under the lock
+            if actor == Move.Actor.TIMEOUT:
+                live.missed_deadline(seat)
             live.play_bots()  # an instant table goes on at once (with its easy bots)
         elif planned is None:
             to_decide = (live, seat)  # decided off the lock (`_advance`, `sweep`), from the table as read here
         elif planned.version == live.loaded_version and planned.seat == seat:
             live.record(seat, planned.move, actor)
+            if actor == Move.Actor.TIMEOUT:
+                live.missed_deadline(seat)
             live.play_bots()
         # else the plan is for a table that has moved on: nothing is decided under the lock; the table is due (its
         # lease ended below) and the next pass decides from the table as it is now

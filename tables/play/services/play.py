@@ -45,6 +45,8 @@ from tables.play.snapshots import TableSnapshot
 log = logging.getLogger(__name__)
 
 NEXT_ROUND_PAUSE = timedelta(seconds=20)
+ALL_MISSED = gettext_noop("Every player let their time run out and so left: the bots finished the round and the table "
+                          "closed.")
 # How long the other members may choose to wait, from a round's end, for a member who is away before the next round
 # is dealt with the house in that seat (the club's rule: README, "When a member is away").
 WAIT_FOR_AWAY = timedelta(minutes=2)
@@ -392,6 +394,21 @@ class Live:
             Seat.objects.filter(pk=seat.pk).update(premove=seat.premove, premove_dropped=seat.premove_dropped,
                                                    premove_serial=seat.premove_serial)
         self.premoves_changed.clear()
+
+    def missed_deadline(self, position: int) -> None:
+        """The bot just made the member's move at `position` because their time ran out. At a correspondence table
+        whose creator chose so (`Table.MissedMove.LEAVES`), that is leaving the seat, as "Leave" is: the bot plays it
+        from now on (the house from the next round) until they take it back; with nobody left, the table closes as
+        when the last member leaves."""
+        if not self.table.correspondence or self.table.missed_move != Table.MissedMove.LEAVES:
+            return
+        seat = self.seats[position]
+        if seat.user_id is None or seat.away:
+            return
+        seat.away, seat.away_from = True, seat.away_from or self.round.number
+        Seat.objects.filter(pk=seat.pk).update(away=True, away_from=seat.away_from)
+        if not any(s.user_id is not None and not s.away for s in self.seats):
+            self.close_for_nobody(ALL_MISSED)
 
     def everyone_gone(self) -> bool:
         """Every member still seated has been offline for the club's closing time (tables.play.pace). Never at a

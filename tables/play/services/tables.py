@@ -109,6 +109,7 @@ def create_table(
     name: str = "",
     bot_level: str = Table.BotLevel.EASY,
     move_hours: int = 0,
+    missed_move: str = Table.MissedMove.BOT_MOVES,
 ) -> Table:
     """A new table with the creator in seat 0; with `fill_with_bots` the match starts at once. `bot_speed`
     None: the club's default (TABLE_BOT_SPEED). No `name`: the creator's ("Alice's Hawk table"). `bot_level`:
@@ -129,6 +130,8 @@ def create_table(
     if move_hours and move_hours not in MOVE_HOURS_CHOICES:
         raise TableError(gettext("A correspondence table gives %(hours)s hours for a move.") % {
             "hours": ", ".join(str(hours) for hours in MOVE_HOURS_CHOICES)})
+    if missed_move not in Table.MissedMove.values:
+        raise TableError(gettext("A missed move either is the bot's or makes the player leave the seat."))
     if move_hours:
         bot_speed = Table.BotSpeed.INSTANT
     with transaction.atomic():
@@ -145,6 +148,7 @@ def create_table(
             private=private,
             turn_seconds=turn_seconds,
             move_hours=move_hours,
+            missed_move=missed_move,
             grace_seconds=grace_seconds,
             bot_level=bot_level,
             **({"bot_speed": bot_speed} if bot_speed is not None else {}),

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.urls import reverse
 
-from tables.models import Move, Round, Table
+from tables.models import Move, Round, Seat, Table
 from tables.play import pace
 from tables.play.member_tables import member_tables
 from tables.play.rendering import board_html
@@ -250,3 +250,53 @@ def test_the_deadline_survives_presence_changes_and_a_round_row_keeps_it(make_me
     time.now += timedelta(minutes=1)
     clock.sweep(now=time.now)
     assert Round.objects.get(pk=current_round(table).pk).deadline == deadline
+
+
+def test_a_missed_move_can_be_leaving_the_seat_and_the_member_takes_it_back(make_member, monkeypatch) -> None:
+    time = fake_time(monkeypatch)
+    alice, bob = make_member("alice"), make_member("bob")
+    table = create_table(creator=alice, game="hawsker", players=2, move_hours=12,
+                         missed_move=Table.MissedMove.LEAVES)
+    join_table(table_id=table.pk, user=bob)
+    seat = seat_to_act(table)
+    late, other = ([alice, bob][seat], [alice, bob][1 - seat])
+    time.now = current_round(table).deadline
+    clock.sweep(now=time.now)
+    assert [m.actor for m in moves_at(table)][:1] == [Move.Actor.TIMEOUT]
+    assert seat_of(table, late).away  # as if they had clicked "Leave"
+    table.refresh_from_db()
+    assert table.status == Table.Status.RUNNING  # the other member plays on against the bot
+    # From now on the bot plays the seat whenever it is to act, with no deadline to wait for.
+    rng = random.Random(2)
+    members_move_until_bots(table, {1 - seat: other}, rng)
+    clock.sweep(now=time.now + timedelta(seconds=1))
+    assert seat_to_act(table) in (1 - seat, None)
+    # Between rounds (or now, for the next one) the member takes the seat back.
+    join_table(table_id=table.pk, user=late)
+    assert not seat_of(table, late).away
+
+
+def test_a_missed_move_is_only_the_bots_move_by_default_and_everyone_missing_closes_a_leaving_table(
+        make_member, monkeypatch) -> None:
+    time = fake_time(monkeypatch)
+    alice, bob = make_member("alice"), make_member("bob")
+    kept = hawsker_by_post(alice, bob)
+    time.now = current_round(kept).deadline
+    clock.sweep(now=time.now)
+    assert not Seat.objects.filter(table=kept, away=True).exists()  # the default: the bot's move, nothing more
+
+    carol, dave = make_member("carol"), make_member("dave")
+    leaving = create_table(creator=carol, game="hawsker", players=2, move_hours=12,
+                           missed_move=Table.MissedMove.LEAVES)
+    join_table(table_id=leaving.pk, user=dave)
+    for _ in range(10):  # both let their time run out, one after the other
+        leaving.refresh_from_db()
+        if leaving.status != Table.Status.RUNNING:
+            break
+        time.now = max(time.now, current_round(leaving).deadline or time.now) + timedelta(seconds=1)
+        clock.sweep(now=time.now)
+    leaving.refresh_from_db()
+    assert leaving.status == Table.Status.ABANDONED
+    assert "let their time run out" in leaving.close_reason
+    with pytest.raises(TableError):
+        create_table(creator=carol, game="hawsker", players=2, move_hours=12, missed_move="shrug")
