@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import http_ece
+import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
@@ -131,3 +133,19 @@ def push_service() -> Iterator[PushService]:
     finally:
         service.server.shutdown()
         service.server.server_close()
+
+
+def vapid_key_pem() -> str:
+    """A VAPID private key of the test's own, as WEBPUSH_VAPID_PRIVATE_KEY takes it."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                             serialization.NoEncryption()).decode()
+
+
+@pytest.fixture
+def pushes(settings: Any) -> Iterator[PushService]:
+    """The push service running, the site signing with a key of the test's and allowed to push there alone."""
+    settings.WEBPUSH_VAPID_PRIVATE_KEY = vapid_key_pem()
+    with push_service() as running:
+        settings.WEBPUSH_ENDPOINTS = [re.escape(running.base)]
+        yield running

@@ -5,18 +5,14 @@ answers do to it."""
 from __future__ import annotations
 
 import json
-import re
 import time
-from collections.abc import Iterator
 
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 from django.urls import reverse
 
 from accounts import webpush
 from accounts.models import PushSubscription
-from tests.push_service import PushService, push_service
+from tests.push_service import PushService
 from tests.tables.helpers import client_for
 
 pytestmark = pytest.mark.django_db
@@ -26,14 +22,9 @@ MESSAGE = webpush.Message(title="Your turn", body="Your turn at Alice's Hawsker 
 
 
 @pytest.fixture
-def service(settings) -> Iterator[PushService]:
-    key = ec.generate_private_key(ec.SECP256R1())
-    settings.WEBPUSH_VAPID_PRIVATE_KEY = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+def service(pushes: PushService, settings) -> PushService:
     settings.WEBPUSH_VAPID_SUBJECT = "mailto:treasurer@club.example"
-    with push_service() as running:
-        settings.WEBPUSH_ENDPOINTS = [re.escape(running.base)]
-        yield running
+    return pushes
 
 
 def subscribe(client, body: object) -> tuple[int, dict]:

@@ -9,7 +9,9 @@ import pytest
 from channels.layers import channel_layers
 from django.conf import settings
 
+from tests.push_service import pushes  # noqa: F401 (a fixture: the push service of the correspondence test)
 from tests.servers import Daphne, free_port
+from tests.smtp_server import smtp  # noqa: F401 (a fixture: the SMTP server of the correspondence test)
 
 
 @pytest.fixture(autouse=True)

@@ -3,28 +3,12 @@ plays the same on PostgreSQL, tests/services/test_correspondence_on_postgres.py)
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 
-from tests.push_service import PushService, push_service
 from tests.tables.notices.across_days import check_told_once_per_turn, play_across_days
 from tests.tables.play.table_life import fake_time
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def pushes(settings) -> Iterator[PushService]:
-    key = ec.generate_private_key(ec.SECP256R1())
-    settings.WEBPUSH_VAPID_PRIVATE_KEY = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
-    with push_service() as running:
-        settings.WEBPUSH_ENDPOINTS = [re.escape(running.base)]
-        yield running
 
 
 def test_a_correspondence_table_across_days_tells_each_member_once_per_turn_by_email_and_push(
