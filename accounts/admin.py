@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import PushSubscription, User
 from accounts.names import reads_like_another
 
 
@@ -38,3 +41,23 @@ class MemberAdmin(UserAdmin):
     fieldsets = (*UserAdmin.fieldsets, (_("Club"), {"fields": ("display_name", "language")}))
     list_display = ("username", "display_name", "email", "is_staff", "last_login")
     search_fields = ("username", "display_name", "email")
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(admin.ModelAdmin):
+    """The devices members have told the club to notify: staff see whose and which browser, and may remove one (a
+    lost phone); a subscription is made only by its own browser (accounts.webpush), never here, and its keys are not
+    shown (they decrypt what the club sends that device)."""
+
+    list_display = ("user", "user_agent", "created_at", "last_used_at")
+    search_fields = ("user__username", "user__display_name", "user_agent")
+    list_select_related = ("user",)
+    fields = ("user", "user_agent", "created_at", "last_used_at")
+    readonly_fields = fields
+    ordering = ("-created_at",)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

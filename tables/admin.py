@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tables.chat import admin as chat_admin  # noqa: F401
 from tables.ledger import admin as ledger_admin  # noqa: F401
+from tables.notices import admin as notices_admin  # noqa: F401
 from tables.play import admin as play_admin  # noqa: F401
 from tables.quickplay import admin as quickplay_admin  # noqa: F401
 
