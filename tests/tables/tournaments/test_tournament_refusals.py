@@ -158,3 +158,20 @@ def test_two_draws_at_once_make_one_round(make_member) -> None:
     assert list(TournamentRound.objects.filter(tournament=tournament).values_list("number", flat=True)) == [1]
     assert TournamentTable.objects.filter(round__tournament=tournament).count() == 5
     assert Tournament.objects.get(pk=tournament.pk).current_round == 1
+
+
+@pytest.mark.django_db
+def test_a_drawn_round_starts_once(make_member) -> None:
+    staff, tournament, members = hawsker_swiss(make_member)
+    with pytest.raises(TableError):  # nothing drawn yet
+        services.start_round(tournament_id=tournament.pk, staff=staff)
+    drawn = services.draw_next_round(tournament_id=tournament.pk, staff=staff)
+    assert services.start_round(tournament_id=tournament.pk, staff=staff).status == "playing"
+    before = snapshot()
+    with pytest.raises(TableError):
+        services.start_round(tournament_id=tournament.pk, staff=staff)
+    assert snapshot() == before
+    for table in drawn.tables.all():
+        services.record_swiss_result(table_id=table.pk,
+                                     winner=next(member for member in members if member.pk in table.seats))
+    assert services.finish_round(tournament_id=tournament.pk, staff=staff).status == "done"
