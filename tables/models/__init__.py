@@ -27,6 +27,7 @@ from tables.models.play import Match, Move, Round, Seat, Table, game_choices, ne
 from tables.models.presence import Presence, TableSocket
 from tables.models.queue import QueueRequest
 from tables.models.rematch import Rematch
+from tables.models.tournaments import Entry, Tournament, TournamentRound, TournamentTable
 
 __all__ = [
     "Match", "Move", "Presence", "QueueRequest", "Rematch", "Round", "Seat", "Table", "TableSocket", "game_choices",
@@ -36,3 +37,4 @@ __all__ += ["DraftRow", "NightDraft"]
 __all__ += ["ChainHead", "ClubNight", "EntryIsFinal", "InPersonRecord", "LedgerEntry", "NightPayment", "Settlement"]
 __all__ += ["ChatMessage", "ChatMute", "Invitation", "MatchPlace", "MatchResult", "Rating", "RatingChange", "Season"]
 __all__ += ["Notice"]
+__all__ += ["Entry", "Tournament", "TournamentRound", "TournamentTable"]
