@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 GONE = (404, 410)  # the push service no longer knows the subscription (RFC 8030 7.3): it is removed
 PUSH_TTL = 24 * 3600  # seconds a push service keeps a message for a device that is off (a turn lasts hours)
 TIMEOUT = 10  # seconds for one push service to answer
+DEVICES_PER_MEMBER = 10  # a member's phones, tablets and computers: more than anyone has
 
 
 class PushFailed(Exception):
@@ -108,11 +109,15 @@ def public_key() -> str:
 
 def subscribe(*, user: User, endpoint: str, p256dh: str, auth: str, user_agent: str = "") -> PushSubscription:
     """Keep the device's subscription for `user` (a subscription sent again is updated, not doubled; one another
-    member's browser held before is theirs no more: an endpoint names one browser profile)."""
+    member's browser held before is theirs no more: an endpoint names one browser profile). A member keeps at most
+    `DEVICES_PER_MEMBER`: the oldest go, so one member subscribing in a loop cannot make every push of theirs (sent on
+    the clock's pass, which every table shares) a thousand POSTs."""
     with transaction.atomic():
         found, _created = PushSubscription.objects.update_or_create(
             endpoint=endpoint,
             defaults={"user": user, "p256dh": p256dh, "auth": auth, "user_agent": user_agent[:200]})
+        kept = PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk").values("pk")
+        PushSubscription.objects.filter(user=user).exclude(pk__in=kept[:DEVICES_PER_MEMBER]).delete()
     return found
 
 

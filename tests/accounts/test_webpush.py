@@ -113,3 +113,16 @@ def test_without_a_configured_key_one_is_made_once_and_kept(settings, tmp_path) 
     webpush._key_pem.cache_clear()  # as a restarted process would read it
     assert webpush.public_key() == first
     assert len(webpush._b64(b"x" * 65)) == len(first)  # an uncompressed P-256 point, base64url
+
+
+def test_a_member_subscribing_in_a_loop_keeps_only_the_newest_devices(make_member, service) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    bobs = service.device("bobs")
+    webpush.subscribe(user=bob, endpoint=service.endpoint(bobs), p256dh=bobs.p256dh, auth=bobs.auth_text)
+    devices = [service.device(f"d{i}") for i in range(webpush.DEVICES_PER_MEMBER + 3)]
+    for device in devices:
+        webpush.subscribe(user=alice, endpoint=service.endpoint(device), p256dh=device.p256dh, auth=device.auth_text)
+    kept = set(PushSubscription.objects.filter(user=alice).values_list("endpoint", flat=True))
+    assert kept == {service.endpoint(d) for d in devices[3:]}  # the newest ten; one push reaches ten at most
+    assert PushSubscription.objects.filter(user=bob).count() == 1  # another member's are not hers to push out
+    assert len(webpush.send_to_member(user_id=alice.pk, message=MESSAGE).delivered) == webpush.DEVICES_PER_MEMBER

@@ -15,7 +15,7 @@ from tests.e2e.conftest import click_move, log_in, new_member
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1200, "height": 900}
+DESKTOP = {"width": 1366, "height": 768}
 
 
 def test_a_correspondence_sheepshead_table_from_the_form_to_my_tables(browser, server, e2e_env, shots) -> None:

@@ -69,3 +69,6 @@ def test_a_member_turns_notifications_on_and_off_on_this_device(browser, server,
     assert page.evaluate("window.__unsubscribed") is True
     page.reload()
     expect(box).to_contain_text("0 devices of yours are told.")
+    page.set_viewport_size({"width": 1366, "height": 768})
+    expect(box).to_have_attribute("data-push-state", "off")
+    page.screenshot(path=str(shots / "push-off-desktop.png"), full_page=True)

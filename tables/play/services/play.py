@@ -183,9 +183,9 @@ class Live:
         return any(s.user_id is not None and not s.away and not s.ready and not self.offline(s) for s in self.seats)
 
     def away_now(self, seat: Seat) -> bool:
-        """The seat's member is away: left it, or shown offline (not at a correspondence table, where offline is the
-        usual wait for a turn). Dealt now, the round would be the house's there."""
-        return seat.user_id is not None and (seat.away or (self.offline(seat) and not self.table.correspondence))
+        """The seat's member is away: left it, or offline (`offline`). Dealt now, the round would be the house's
+        there."""
+        return seat.user_id is not None and (seat.away or self.offline(seat))
 
     def waiting_for_away(self) -> bool:
         """Between rounds, the members chose to wait for one who is away, that wait has not run out, and someone is
@@ -212,8 +212,12 @@ class Live:
             seat.away_from = None
 
     def offline(self, seat: Seat) -> bool:
-        """The seat's member is shown offline: no page of the table open (tables.play.services.presence)."""
-        return seat.user_id is not None and seat.offline_since is not None
+        """The seat's member is offline as the table's rules count it: no page of the table open
+        (tables.play.services.presence), at a live table. Never at a correspondence table, where no page open is how
+        members wait for their turn: there, the bot takes no turn for it (no grace), nobody is waited for and no round
+        is the house's for it, and the table does not close because everyone is away; only a turn's deadline counts.
+        (They are shown offline all the same: the board reads `Seat.offline_since`, tables.play.selectors.)"""
+        return seat.user_id is not None and seat.offline_since is not None and not self.table.correspondence
 
     def presence_due(self) -> bool:
         """Members whose last page closed a moment ago and did not come back are offline from now on; whether
@@ -232,8 +236,6 @@ class Live:
         member was away at the deal), or one whose member has been offline longer than the table's grace period."""
         if seat.is_bot or seat.away or self.house_plays(seat):
             return True
-        if self.table.correspondence:  # nobody sits at its page: only the turn's deadline passes a turn to the bot
-            return False
         return self.offline(seat) and self.now >= seat.offline_since + timedelta(seconds=self.table.grace_seconds)
 
     def stand_in_actor(self, seat: int) -> str:
@@ -332,10 +334,10 @@ class Live:
                 times.append(self.round.deadline)
                 if (auto := self.pending_auto()) is not None:
                     times.append(self.auto_due(auto.kind))
-                if self.offline(seat) and not self.table.correspondence:
+                if self.offline(seat):
                     times.append(seat.offline_since + timedelta(seconds=self.table.grace_seconds))
         members = [s for s in self.seats if s.user_id is not None and not s.away]
-        if members and all(self.offline(s) for s in members) and not self.table.correspondence:
+        if members and all(self.offline(s) for s in members):
             times.append(max(s.offline_since for s in members) + pace.close_after())
         present = [t for t in times if t is not None]
         return min(present) if present else None
@@ -411,10 +413,7 @@ class Live:
             self.close_for_nobody(ALL_MISSED)
 
     def everyone_gone(self) -> bool:
-        """Every member still seated has been offline for the club's closing time (tables.play.pace). Never at a
-        correspondence table: there, everyone offline is the usual state between moves."""
-        if self.table.correspondence:
-            return False
+        """Every member still seated has been offline for the club's closing time (tables.play.pace)."""
         members = [s for s in self.seats if s.user_id is not None and not s.away]
         return bool(members) and all(
             self.offline(s) and self.now >= s.offline_since + pace.close_after() for s in members)
@@ -661,13 +660,11 @@ def _deal(*, table: Table, match: Match, game: GameModule, config: Config, engin
     live.save()
 
 
-def _house_seats(seats: list[Seat], number: int, *, correspondence: bool = False) -> list[int]:
-    """The members' seats the house plays in round `number`, dealt now: those whose member is away (left the seat,
-    or shown offline: their last page closed a moment ago, `pace.OFFLINE_AFTER`, and none is open; at a
-    correspondence table only a seat left: offline is how its members wait for their turn). Each such
-    member's "while you were away" starts here at the latest (it started earlier if they went away mid-round)."""
-    house = [s for s in seats if s.user_id is not None
-             and (s.away or (s.offline_since is not None and not correspondence))]
+def _house_seats(live: Live, number: int) -> list[int]:
+    """The members' seats the house plays in round `number`, dealt now: those whose member is away (`Live.away_now`:
+    left the seat, or offline: their last page closed a moment ago, `pace.OFFLINE_AFTER`, and none is open). Each
+    such member's "while you were away" starts here at the latest (it started earlier if they went away mid-round)."""
+    house = [s for s in live.seats if live.away_now(s)]
     new = [s for s in house if s.away_from is None]
     if new:
         Seat.objects.filter(pk__in=[s.pk for s in new]).update(away_from=number)
@@ -824,7 +821,6 @@ def deal_next_round(live: Live) -> None:
     number = live.round.number + 1
     # Until a member has moved in the match nothing counts (`Live.members_moved`), so no seat is the house's yet: a
     # member who has not looked at a table quick play formed plays from the moment they do.
-    house = (_house_seats(live.seats, number, correspondence=live.table.correspondence)
-             if live.members_moved() else [])
+    house = _house_seats(live, number) if live.members_moved() else []
     _deal(table=live.table, match=live.match, game=live.game, config=live.config, engine_match=engine_match,
           seats=live.seats, number=number, now=live.now, house_seats=house)
