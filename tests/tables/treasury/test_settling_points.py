@@ -39,8 +39,11 @@ def test_hawk_shows_standings_in_points_not_debts(staff_client, treasurer, club,
     members = {line.name: (line.hands, line.total) for line in books.standings if not line.house}
     assert {k: v for k, v in members.items() if k != "Eve"} == {"Ben": (2, 24), "Ann": (2, 8), "Cat": (2, 8),
                                                                 "Dan": (2, 0)}
-    assert [line.name for line in books.ranked][:3] == ["Ben", "Ann", "Cat"]  # more points first
-    assert [line.rank for line in books.ranked][:3] == [1, 2, 2]
+    # Eve's one table was dealt from a fresh seed, so her points (and place) vary: rank the others around her
+    ranked = [line for line in books.ranked if line.name != "Eve"]
+    assert [line.name for line in ranked][:3] == ["Ben", "Ann", "Cat"]  # more points first
+    assert ranked[1].rank == ranked[2].rank > ranked[0].rank  # Ann and Cat tie, below Ben
+    assert [line.rank for line in books.ranked] == sorted(line.rank for line in books.ranked)
     assert books.house and all(line.rank is None for line in books.house)
     assert books.payments == [] and not books.can_settle
     text = words(page.content.decode())
