@@ -31,6 +31,9 @@ class NightDraft(models.Model):
     options = models.JSONField(verbose_name=_("options"), default=dict, blank=True,
                                help_text=_("The night's stake and house rules."))
     note = models.CharField(verbose_name=_("note"), max_length=200, blank=True)
+    tournament_table = models.ForeignKey("tables.TournamentTable", verbose_name=_("tournament table"),
+                                         on_delete=models.PROTECT, null=True, blank=True, related_name="drafts",
+                                         help_text=_("The in-person tournament table this sheet is kept for."))
     version = models.PositiveIntegerField(verbose_name=_("version"), default=1)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("created by"), on_delete=models.PROTECT,
                                    related_name="+")

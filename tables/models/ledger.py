@@ -94,6 +94,10 @@ class ClubNight(AppendOnlyModel):
     options = models.JSONField(verbose_name=_("options"),
         default=dict, blank=True, help_text=_("The night's stake and house rules."))
     note = models.CharField(verbose_name=_("note"), max_length=200, blank=True)
+    tournament_table = models.OneToOneField("tables.TournamentTable", verbose_name=_("tournament table"),
+        on_delete=models.PROTECT, null=True, blank=True, related_name="night",
+        help_text=_("Set when the night is an in-person tournament table's session: its hands count in points "
+                    "for the tournament, not in money."))
     token = models.CharField(verbose_name=_("sheet key"), max_length=64, unique=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("recorded by"),
         on_delete=models.PROTECT, related_name="club_nights")

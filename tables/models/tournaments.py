@@ -59,7 +59,19 @@ class Tournament(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("created by"), on_delete=models.PROTECT,
                                    related_name="tournaments_created")
     created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
-    starts_at = models.DateTimeField(verbose_name=_("starts at"), null=True, blank=True)
+    starts_at = models.DateTimeField(verbose_name=_("starts at"), null=True, blank=True,
+        help_text=_("When play is planned to begin; empty: when the organiser starts it."))
+    no_show_minutes = models.PositiveSmallIntegerField(verbose_name=_("minutes before a no-show"), default=10,
+        help_text=_("At an online table, how long after a round starts a member who has not come counts as a "
+                    "no-show, and a bot plays their seat."))
+    entry_fee_cents = models.PositiveIntegerField(verbose_name=_("entry fee (cents)"), default=0,
+        help_text=_("0: free to enter."))
+    prize_shares = models.JSONField(verbose_name=_("prize shares"), default=list, blank=True,
+        help_text=_("The share of the entry fees for each place, in percent, best place first (e.g. 50, 30, 20)."))
+    paused_at = models.DateTimeField(verbose_name=_("paused at"), null=True, blank=True)
+    pause_reason = models.CharField(verbose_name=_("reason for the pause"), max_length=300, blank=True)
+    cancel_reason = models.CharField(verbose_name=_("reason for cancelling"), max_length=300, blank=True)
+    published_at = models.DateTimeField(verbose_name=_("results published at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament")
@@ -136,6 +148,16 @@ class TournamentTable(models.Model):
     number = models.PositiveSmallIntegerField(verbose_name=_("number"))
     seats = models.JSONField(verbose_name=_("seats"),
         help_text=_("The members' ids in seat order; empty (null) for a bye."))
+    class Where(models.TextChoices):
+        ONLINE = "online", _("online")
+        CLUB = "club", _("at the club")
+
+    where = models.CharField(verbose_name=_("played"), max_length=8, choices=Where.choices, default=Where.ONLINE)
+    started_at = models.DateTimeField(verbose_name=_("started at"), null=True, blank=True)
+    no_shows = models.JSONField(verbose_name=_("no-shows"), default=list, blank=True,
+        help_text=_("The members who did not come to this online table in time: a bot played their seat."))
+    replacements = models.JSONField(verbose_name=_("replacements"), default=list, blank=True,
+        help_text=_("Who replaced whom at this table, when and by whose decision."))
     table = models.ForeignKey(Table, verbose_name=_("play table"), on_delete=models.SET_NULL, null=True, blank=True,
                               related_name="tournament_tables",
                               help_text=_("The table it is played at online, once seated."))
