@@ -25,7 +25,10 @@ from tables.treasury.squaring import Unbalanced
 
 
 def is_money(night: ClubNight) -> bool:
-    return registry.known(night.game) and registry.spec(night.game).unit == "cents"
+    """Whether the night was played for money: a money game, and not a tournament table's session (its hands count
+    in tournament points, never paid)."""
+    return (night.tournament_table_id is None and registry.known(night.game)
+            and registry.spec(night.game).unit == "cents")
 
 
 def night_results(night: ClubNight) -> dict[int, int]:

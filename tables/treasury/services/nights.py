@@ -18,8 +18,12 @@ another. Signing off writes the ClubNight and one InPersonRecord per hand that i
 paper), with their ledger entries, in ONE transaction through the same recording services: a bad hand rolls back
 the whole night and is named. The draft's `token` becomes the night's, unique in the database, and the draft is
 marked signed off in the same transaction: a second save from anywhere finds the night and writes nothing, and the
-sheet is read-only from then on (only a replacement changes a hand). Refusals are said in the language of the
-treasurer's request (gettext when raised), as the in-person services say theirs.
+sheet is read-only from then on (only a replacement changes a hand). A sheet kept for an in-person tournament table
+(NightDraft.tournament_table, opened by tables.tournaments.club_tables) must hold exactly the session's hands; its
+night is linked to the table, and the table's points (each player's hands summed, in tournament points:
+tables.tournaments.scoring) are recorded in the same transaction, so they are recorded once, with the night.
+Refusals are said in the language of the treasurer's request (gettext when raised), as the in-person services say
+theirs.
 """
 
 from __future__ import annotations
@@ -42,9 +46,11 @@ from rules.engine.sheepshead.house import SCHWARZ_TRICKS, SIT_OUT_PLAYERS, House
 from tables.ledger.forms import field_list, split_words
 from tables.ledger.services import inperson
 from tables.ledger.services.inperson import InPersonError, Priced
-from tables.models import ClubNight, DraftRow, NightDraft
+from tables.models import ClubNight, DraftRow, NightDraft, TournamentTable
 from tables.play.request_numbers import record_id
 from tables.play.services.errors import NotAllowed
+from tables.tournaments.scoring import hand_points
+from tables.tournaments.services import record_session_points
 
 LEASTER = "leaster"
 MAX_HANDS = 200  # an evening is some 40 hands; more is a runaway script, not a night
@@ -89,10 +95,11 @@ def _check_admin(admin: User) -> None:
 
 def open_sheet(
     *, admin: User, game: str, played_on: date | None, players: Sequence[User], stake_cents: Any = None, note: str = "",
-    house: Mapping[str, Any] | None = None,
+    house: Mapping[str, Any] | None = None, tournament_table: TournamentTable | None = None,
 ) -> NightDraft:
     """A new, empty sheet on the server for these players in this seat order; refused as the night's first hand
-    would be.
+    would be. `tournament_table`: the sheet is that in-person tournament table's (tables.tournaments.club_tables
+    opens it), and saving it records the table's points.
 
     `house` holds the night's house rules (rules.engine.sheepshead.house); the sheet keeps, beside the stake, only
     those that differ from the seed's rules, so a night of the seed's rules has the options it always had."""
@@ -113,7 +120,8 @@ def open_sheet(
     now = timezone.now()
     return NightDraft.objects.create(
         token=secrets.token_urlsafe(24), game=game, played_on=day, seats=[m.pk for m in members], options=options,
-        note=(note or "").strip()[:200], created_by=admin, created_at=now, updated_by=admin, updated_at=now)
+        note=(note or "").strip()[:200], tournament_table=tournament_table, created_by=admin, created_at=now,
+        updated_by=admin, updated_at=now)
 
 
 def _house_rules(game: str, house: Mapping[str, Any] | None) -> HouseRules:
@@ -431,6 +439,24 @@ def _already(token: str) -> ClubNight | None:
     return ClubNight.objects.filter(token=token).first()
 
 
+def _tournament_table(current: NightDraft, hands: int) -> TournamentTable | None:
+    """The in-person tournament table the sheet is kept for (None: an ordinary night), once its hands are checked
+    against the session's: a session plays `hands_per_session` hands, no more and no fewer, and one sheet only."""
+    if current.tournament_table_id is None:
+        return None
+    table = TournamentTable.objects.select_related("round__tournament").get(pk=current.tournament_table_id)
+    expected = table.round.tournament.hands_per_session
+    if hands != expected:
+        raise NightError(gettext(
+            "This sheet is for a tournament session of %(expected)s hands, but it has %(count)s hands that count. "
+            "Add, remove or void hands until it has %(expected)s. Nothing was saved.")
+            % {"expected": expected, "count": hands})
+    if ClubNight.objects.filter(tournament_table=table).exists():
+        raise NightError(gettext("This tournament table's hands were already saved from another sheet. Nothing was "
+                                 "saved."))
+    return table
+
+
 def save_night(*, admin: User, draft: NightDraft, version: int | None, members: Sequence[User]) -> Saved:
     """Signs the sheet off: the night and every hand that is not void with its ledger entries, and the draft marked
     signed off, in one transaction, or nothing at all. A sheet already signed off answers with its night and writes
@@ -455,22 +481,32 @@ def save_night(*, admin: User, draft: NightDraft, version: int | None, members: 
                 raise NightError(gettext("The sheet has no hands yet: enter at least one before saving."))
             if [m.pk for m in members] != list(current.seats):
                 raise NightError(gettext("The sheet's players could not all be found; open the night again."))
+            table = _tournament_table(current, len(rows))
             now = timezone.now()
             night = ClubNight.objects.create(
                 game=current.game, played_on=current.played_on, seats=list(current.seats),
                 options=dict(current.options), note=current.note, token=current.token, recorded_by=admin,
-                recorded_at=now,
+                recorded_at=now, tournament_table=table,
             )
+            results = dict.fromkeys(current.seats, 0)  # each player's sum over the night, in the game's unit
             for row in rows:
                 try:
                     check_row_fields(game=current.game, row=row.data)
                     record, kwargs = _hand(current, members, row.data)
                     if record is inperson.record_sheepshead_hand and kwargs["picker"] == "":
                         raise NightError(gettext("Choose the picker, or “Leaster (nobody picked)”."))
+                    if table is not None:
+                        priced = _PRICE[record](**kwargs)
+                        for member, amount in zip(priced.members, priced.amounts, strict=True):
+                            results[member.pk] += amount
                     record(admin=admin, played_on=current.played_on, night=night, number=row.number, **kwargs)
                 except InPersonError as error:
                     raise NightError(gettext("Hand %(number)s: %(error)s Nothing was saved.")
                                      % {"number": row.number, "error": error}) from None
+            if table is not None:
+                record_session_points(table_id=table.pk, staff=admin, points={
+                    member_id: hand_points(game=current.game, amount=amount, options=current.options)
+                    for member_id, amount in results.items()})
             _bump(admin=admin, draft=draft, current=current, night=night, signed_off_by=admin, signed_off_at=now)
     except IntegrityError:
         if (night := _already(draft.token)) is not None:  # the same sheet, saved by a request racing this one

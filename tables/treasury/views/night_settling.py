@@ -24,6 +24,10 @@ from tables.treasury.services.night_payments import record_night_payment
 @require_http_methods(["GET", "POST"])
 def night_settle(request: HttpRequest, night_id: int) -> HttpResponse:
     night = get_object_or_404(ClubNight.objects.select_related("recorded_by"), pk=night_id)
+    if night.tournament_table_id is not None:  # counted in tournament points: nobody pays anybody for it
+        messages.info(request, gettext("This night is a tournament table's session, counted in points: there is "
+                                       "nothing to settle and nothing to pay."))
+        return redirect("treasury_night", night_id=night.pk)
     sheet = night_settling(night=night)
     players = [line.member for line in sheet.players]
     form = NightPaymentForm(request.POST or None, players=players)

@@ -31,6 +31,7 @@ from tables.ledger.services.inperson import InPersonError, Priced
 from tables.models import ClubNight, InPersonRecord, NightDraft
 from tables.play.request_numbers import whole_number
 from tables.play.services.errors import TableError
+from tables.tournaments.club_tables import table_label
 from tables.treasury.forms.nights import OpenNightForm, VoidForm, row_form
 from tables.treasury.selectors.nights import (
     cells,
@@ -304,11 +305,13 @@ def night_save(request: HttpRequest, token: str) -> HttpResponse:
 
 @staff_member_required
 def night_detail(request: HttpRequest, night_id: int) -> TemplateResponse:
-    night = get_object_or_404(ClubNight.objects.select_related("recorded_by"), pk=night_id)
+    night = get_object_or_404(ClubNight.objects.select_related("recorded_by", "tournament_table__round__tournament"),
+                              pk=night_id)
     members, hands, grand = night_hands(night)
     stake = (night.options or {}).get("stake_cents")
     return _page(request, "night_detail.html", str(night), night=night, members=members, hands=hands, totals=grand,
                  sheet=NightDraft.objects.filter(night=night).first(),
                  stake_text=dollars_text(stake, signed=False) if stake else "",
                  house_rules=house_rule_lines(night.options or {}),
-                 game_title=registry.spec(night.game).title)
+                 game_title=registry.spec(night.game).title,
+                 tournament_label=table_label(night.tournament_table) if night.tournament_table else "")
