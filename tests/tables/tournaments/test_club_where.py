@@ -64,3 +64,28 @@ def test_refusals_change_nothing(make_member, staff) -> None:
     with pytest.raises(TableError, match="voided"):
         set_where(table_id=match.pk, staff=staff, where="club")
     assert set(wheres(drawn)) == {"online"}
+
+
+def test_the_print_page_switches_a_table_for_staff_only(make_member, staff) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    tournament, members = session_tournament(make_member, staff, count=10)
+    drawn = services.draw_next_round(tournament_id=tournament.pk, staff=staff)
+    first = drawn.tables.get(number=1)
+    url = reverse("tournament_table_where", args=[first.pk])
+    member = Client()
+    member.force_login(members[0])
+    assert member.post(url, {"where": "club"}).status_code == 403
+    assert wheres(drawn) == ["online", "online"]
+    office = Client()
+    office.force_login(staff)
+    printed = reverse("tournament_round_print", args=[tournament.pk, 1])
+    assert f'action="{url}"' in office.get(printed).content.decode()
+    answer = office.post(url, {"where": "club"})
+    assert answer.status_code == 302 and answer["Location"].endswith("#table-1")
+    assert wheres(drawn) == ["club", "online"]
+    services.start_round(tournament_id=tournament.pk, staff=staff)
+    office.post(url, {"where": "online"})
+    assert wheres(drawn) == ["club", "online"]
+    assert f'action="{url}"' not in office.get(printed).content.decode()
