@@ -26,6 +26,8 @@ from django.urls import reverse
 from tables.chat.services import chat
 from tables.ledger.services.inperson import record_sheepshead_hand
 from tables.models import Round, Season, Table
+from tables.tournaments import services as tournaments
+from tables.tournaments.club_tables import set_where
 from tables.treasury.services import nights
 from tests.tables.ledger_support import finished_table
 from tests.url_sweep import NASTY, Findings, Route, each_value, read_page, routes
@@ -74,7 +76,16 @@ def world(make_member, settings) -> dict[str, Any]:
         "seat_3": "cat"})
     token = opened["Location"].rstrip("/").rsplit("/", 1)[-1]
     staff.post(reverse("treasury_night_row", args=[token]), {"picker": str(ann.pk), "points": "61", "version": "1"})
+    tournament = tournaments.create_tournament(organiser=boss, name="Cup", game="hawsker", format="swiss", rounds=1)
+    tournaments.open_entries(tournament_id=tournament.pk, staff=boss)
+    for player in (ann, ben):
+        tournaments.enter(tournament_id=tournament.pk, user=player)
+    tournaments.close_entries(tournament_id=tournament.pk, staff=boss)
+    pairing = tournaments.draw_next_round(tournament_id=tournament.pk, staff=boss).tables.get()
+    set_where(table_id=pairing.pk, staff=boss, where="club")
+    tournaments.start_round(tournament_id=tournament.pk, staff=boss)
     values = {
+        "tournament_id": str(tournament.pk), "table_id": str(pairing.pk),
         "code": table.code, "round_id": str(Round.objects.filter(match__table=table).first().pk),
         "record_id": str(record.pk), "night_id": str(night.pk), "token": token, "number": "1",
         "username": "ann", "pk": "1", "member_id": str(ben.pk), "message_id": str(line.pk), "key": "hawk",

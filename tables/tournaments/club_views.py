@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
-from tables.models import TournamentRound, TournamentTable
+from tables.models import Tournament, TournamentRound, TournamentTable
 from tables.play.services.errors import TableError
 from tables.tournaments import club_tables
 from tables.tournaments.club_print import round_print
@@ -52,7 +52,10 @@ def _table(table_id: int) -> TournamentTable:
 
 @staff_only
 def round_print_page(request: HttpRequest, tournament_id: int, number: int) -> TemplateResponse:
-    drawn = get_object_or_404(TournamentRound.objects.select_related("tournament"), tournament_id=tournament_id,
+    # The tournament by its key first: a lookup through the foreign key would hand an id too large for the
+    # database's integers to the database (a 500), where the primary key's lookup finds nothing (a 404).
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    drawn = get_object_or_404(TournamentRound.objects.select_related("tournament"), tournament=tournament,
                               number=number)
     page = round_print(tournament=drawn.tournament, round=drawn)
     return TemplateResponse(request, "tables/tournaments/print_round.html", {
