@@ -42,7 +42,7 @@ from rules.engine.sheepshead.house import SCHWARZ_TRICKS, SIT_OUT_PLAYERS, House
 from tables.ledger.forms import field_list, split_words
 from tables.ledger.services import inperson
 from tables.ledger.services.inperson import InPersonError, Priced
-from tables.models import ClubNight, DraftRow, NightDraft
+from tables.models import ClubNight, DraftRow, NightDraft, TournamentTable
 from tables.play.request_numbers import record_id
 from tables.play.services.errors import NotAllowed
 
@@ -431,7 +431,23 @@ def _already(token: str) -> ClubNight | None:
     return ClubNight.objects.filter(token=token).first()
 
 
-def save_night(*, admin: User, draft: NightDraft, version: int | None, members: Sequence[User]) -> Saved:
+def _tournament_table(draft: NightDraft, tournament_table_id: int | None) -> int | None:
+    """The in-person tournament table the night is kept for: the one asked for, else the draft's; one that does not
+    exist, is not played at the club, is another game's or already has its night is refused."""
+    wanted = tournament_table_id if tournament_table_id is not None else draft.tournament_table_id
+    if wanted is None:
+        return None
+    found = (TournamentTable.objects.select_related("tournament").filter(pk=wanted).first()
+             if isinstance(wanted, int) and not isinstance(wanted, bool) else None)
+    if found is None or found.where != TournamentTable.Where.CLUB or found.tournament.game != draft.game:
+        raise NightError(gettext("This sheet cannot be saved for that tournament table."))
+    if ClubNight.objects.filter(tournament_table_id=found.pk).exists():
+        raise NightError(gettext("That tournament table's night is saved already."))
+    return found.pk
+
+
+def save_night(*, admin: User, draft: NightDraft, version: int | None, members: Sequence[User],
+               tournament_table_id: int | None = None) -> Saved:
     """Signs the sheet off: the night and every hand that is not void with its ledger entries, and the draft marked
     signed off, in one transaction, or nothing at all. A sheet already signed off answers with its night and writes
     nothing (a double click, or another device saving it first); a sheet changed since `version` is refused, so
@@ -439,6 +455,9 @@ def save_night(*, admin: User, draft: NightDraft, version: int | None, members: 
 
     Each hand goes through its recording service again (checked and priced afresh, so a member whose account was
     closed since, or a row tampered with, is caught); the first refusal names its hand and rolls everything back.
+
+    A night kept for an in-person tournament table (`tournament_table_id`, else the draft's own `tournament_table`)
+    is saved linked to it, so its hands go into the ledger in points, not money (tables.ledger.services.ledger).
     """
     _check_admin(admin)
     try:
@@ -459,7 +478,7 @@ def save_night(*, admin: User, draft: NightDraft, version: int | None, members: 
             night = ClubNight.objects.create(
                 game=current.game, played_on=current.played_on, seats=list(current.seats),
                 options=dict(current.options), note=current.note, token=current.token, recorded_by=admin,
-                recorded_at=now,
+                recorded_at=now, tournament_table_id=_tournament_table(current, tournament_table_id),
             )
             for row in rows:
                 try:
