@@ -25,7 +25,10 @@ from tables.treasury.squaring import Unbalanced
 
 
 def is_money(night: ClubNight) -> bool:
-    return registry.known(night.game) and registry.spec(night.game).unit == "cents"
+    """Whether the night was played for money: its game is, and it is no tournament table's session (whose hands
+    count in points for the tournament, so nobody owes anybody for them)."""
+    return (registry.known(night.game) and registry.spec(night.game).unit == "cents"
+            and night.tournament_table_id is None)
 
 
 def night_results(night: ClubNight) -> dict[int, int]:
@@ -106,6 +109,7 @@ class NightSettling:
     exact: bool = True
     method: str = ""
     stake_text: str = ""
+    tournament: bool = False  # a tournament table's session: its hands are points, nothing to settle
 
     @property
     def settled(self) -> bool:
@@ -127,7 +131,7 @@ def night_settling(*, night: ClubNight) -> NightSettling:
     sheet = NightSettling(
         night=night, game_title=registry.spec(night.game).title if registry.known(night.game) else night.game,
         money=is_money(night), hands=night.hands.filter(replaced_by__isnull=True).count(), players=players,
-        stake_text=dollars_text(stake, signed=False) if stake else "")
+        stake_text=dollars_text(stake, signed=False) if stake else "", tournament=night.tournament_table_id is not None)
     made = NightPayment.objects.filter(night=night).select_related("payer", "payee").order_by("paid_on", "id")
     sheet.made = [(payment, payment_sentence(payment)) for payment in made]
     if sheet.money:
