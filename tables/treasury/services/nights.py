@@ -437,9 +437,9 @@ def _tournament_table(draft: NightDraft, tournament_table_id: int | None) -> int
     wanted = tournament_table_id if tournament_table_id is not None else draft.tournament_table_id
     if wanted is None:
         return None
-    found = (TournamentTable.objects.select_related("tournament").filter(pk=wanted).first()
+    found = (TournamentTable.objects.select_related("round__tournament").filter(pk=wanted).first()
              if isinstance(wanted, int) and not isinstance(wanted, bool) else None)
-    if found is None or found.where != TournamentTable.Where.CLUB or found.tournament.game != draft.game:
+    if found is None or found.where != TournamentTable.Where.CLUB or found.round.tournament.game != draft.game:
         raise NightError(gettext("This sheet cannot be saved for that tournament table."))
     if ClubNight.objects.filter(tournament_table_id=found.pk).exists():
         raise NightError(gettext("That tournament table's night is saved already."))
