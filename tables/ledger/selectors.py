@@ -40,12 +40,14 @@ from tables.models import (
     Season,
     Seat,
     Settlement,
+    TournamentTable,
 )
 from tables.play.amounts import points_text
 from tables.play.bot_names import bot_player_name, level_order
 from tables.play.request_dates import calendar_day
 from tables.play.selectors import name_seats, round_headline, seat_label
 from tables.play.table_names import shown_name
+from tables.tournaments.scoring import hand_points
 
 HOUSE = gettext_noop("Bots (the house)")  # English here; shown through gettext(HOUSE)
 
@@ -737,6 +739,9 @@ def replay_step(*, round: Round, step: int) -> ReplayStep:
     to_act = game.to_act(state)
     deltas = (round.result or {}).get("deltas") or []
     unit = (round.result or {}).get("unit", "points")
+    if deltas and TournamentTable.objects.filter(table_id=table.pk).exists():  # as its ledger entries: points
+        options = {**(table.options or {}), **((round.match.config or {}).get("options") or {})}
+        deltas, unit = [hand_points(game=table.game, amount=int(d), options=options) for d in deltas], "points"
     seats = [
         ReplaySeat(
             position=p, name=names[p], is_bot=bots[p], hand=list(game.view(state, p)["hand"]), to_act=to_act == p,

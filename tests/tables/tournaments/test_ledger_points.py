@@ -16,9 +16,10 @@ from django.test import Client
 from django.urls import reverse
 
 from rules.engine import sheepshead
-from tables.ledger.selectors import balances, club_today, dollars_text, member_history, standings
+from tables.ledger.selectors import balances, club_today, dollars_text, member_history, replay_step, standings
 from tables.ledger.services.ledger import LedgerError, correct_entries
 from tables.models import ClubNight, LedgerEntry, MatchResult, NightDraft, Round, Table, TournamentTable
+from tables.play.amounts import points_text
 from tables.play.services.errors import TableError
 from tables.tournaments import services
 from tables.treasury.selectors.night_settling import night_settling
@@ -159,6 +160,13 @@ def test_the_history_lists_tournament_hands_in_points(online) -> None:
     client.force_login(member)
     page = client.get(reverse("my_history")).content.decode()
     assert tournament_rows[0].amount_text in page
+    rnd = rounds_of(played)[0]
+    end = replay_step(round=rnd, step=rnd.moves.count())
+    assert [seat.delta_text for seat in end.seats] == [
+        points_text(delta // STAKE, signed=True) for delta in rnd.result["deltas"]]
+    control_round = rounds_of(control)[0]
+    assert all("$" in seat.delta_text for seat in replay_step(round=control_round,
+                                                               step=control_round.moves.count()).seats)
 
 
 def test_a_correction_of_tournament_points_keeps_the_unit_and_sums_to_zero(online, staff) -> None:
