@@ -28,6 +28,7 @@ from rules.engine import registry
 from rules.engine.api import Config, GameSpec
 from rules.engine.api import Match as EngineMatch
 from rules.engine.moves import Move as EngineMove
+from tables.ledger.units import booked, is_tournament_points
 from tables.models import (
     InPersonRecord,
     LedgerEntry,
@@ -39,12 +40,14 @@ from tables.models import (
     Season,
     Seat,
     Settlement,
+    TournamentTable,
 )
 from tables.play.amounts import points_text
 from tables.play.bot_names import bot_player_name, level_order
 from tables.play.request_dates import calendar_day
 from tables.play.selectors import name_seats, round_headline, seat_label
 from tables.play.table_names import shown_name
+from tables.tournaments.scoring import hand_points
 
 HOUSE = gettext_noop("Bots (the house)")  # English here; shown through gettext(HOUSE)
 
@@ -218,7 +221,7 @@ class MatchRow:
     @property
     def total_text(self) -> str:
         game = self.result.game
-        if not registry.known(game):
+        if not registry.known(game) or is_tournament_points(game=game, unit=self.result.unit):
             return money_text(self.place.total, self.result.unit)
         return amount_text(self.place.total, registry.spec(game))
 
@@ -334,14 +337,17 @@ def _party_name(names: dict[int, User], who: int | None) -> str:
 def member_history(*, user: User, game: str | None = None, start: date | None = None,
                    end: date | None = None) -> History:
     """The member's own entries of hands played in the period (the club's days, `played_day`), in the order played,
-    with a running balance per game (from every hand played before)."""
+    with a running balance per game (from every hand played before).
+
+    A tournament table's hands of a money game are listed in points ("+3 points") with their own running total of
+    tournament points: they are no part of the game's balance, which is money (tables.ledger.units)."""
     mine = LedgerEntry.objects.filter(member=user)
     if game:
         mine = mine.filter(game=game)
-    opening: dict[str, int] = defaultdict(int)
+    opening: dict[tuple[str, str], int] = defaultdict(int)
     if start is not None:
-        for row in played_before(mine, start).values("game").annotate(total=Sum("amount")).order_by():
-            opening[row["game"]] = row["total"] or 0
+        for row in played_before(mine, start).values("game", "unit").annotate(total=Sum("amount")).order_by():
+            opening[(row["game"], row["unit"])] = row["total"] or 0
     entries = (
         in_period(mine, start, end).annotate(day_played=F("played"))
         .select_related("round__match__table", "in_person__recorded_by", "made_by")
@@ -355,10 +361,14 @@ def member_history(*, user: User, game: str | None = None, start: date | None = 
     rows: list[HistoryRow] = []
     for spec in registry.all_specs():
         if not game or spec.key == game:
-            balances[spec.key] = GameBalance(spec.key, spec.title, spec.unit, opening=opening.get(spec.key, 0))
+            balances[spec.key] = GameBalance(spec.key, spec.title, spec.unit,
+                                             opening=opening.get((spec.key, spec.unit), 0))
     for entry in entries:
-        running[entry.game] = running.get(entry.game, 0) + entry.amount
-        rows.append(HistoryRow(entry=entry, balance=running[entry.game], names=names.get(entry.round_id, [])))
+        key = (entry.game, entry.unit)
+        running[key] = running.get(key, 0) + entry.amount
+        rows.append(HistoryRow(entry=entry, balance=running[key], names=names.get(entry.round_id, [])))
+        if is_tournament_points(game=entry.game, unit=entry.unit):
+            continue  # listed, in points; the game's balance is its money
         line = balances[entry.game]
         line.change += entry.amount
         if entry.kind == LedgerEntry.Kind.RESULT and entry.in_person_id not in replaced:
@@ -563,7 +573,7 @@ def _bot_level_of_entry() -> Coalesce:
 
 def _total_lines(spec: GameSpec, start: date | None, end: date | None) -> list[Standing]:
     rows = (
-        in_period(LedgerEntry.objects.filter(game=spec.key), start, end)
+        in_period(booked(LedgerEntry.objects.filter(game=spec.key)), start, end)
         .annotate(level=Case(When(member__isnull=True, then=_bot_level_of_entry()), default=Value("")))
         .values("member", "level")
         .annotate(
@@ -621,8 +631,9 @@ class BalanceRow:
 
 
 def balances(*, game: str | None = None, start: date | None = None, end: date | None = None) -> list[BalanceRow]:
-    """Per member and game, the sum of the period's entries (the admin's view of the books)."""
-    entries = in_period(LedgerEntry.objects.all(), start, end)
+    """Per member and game, the sum of the period's entries (the admin's view of the books: money, never a
+    tournament's points)."""
+    entries = in_period(booked(LedgerEntry.objects.all()), start, end)
     if game:
         entries = entries.filter(game=game)
     rows = entries.values("member", "game", "unit").annotate(total=Sum("amount"), n=Count("id"))
@@ -728,6 +739,9 @@ def replay_step(*, round: Round, step: int) -> ReplayStep:
     to_act = game.to_act(state)
     deltas = (round.result or {}).get("deltas") or []
     unit = (round.result or {}).get("unit", "points")
+    if deltas and TournamentTable.objects.filter(table_id=table.pk).exists():  # as its ledger entries: points
+        options = {**(table.options or {}), **((round.match.config or {}).get("options") or {})}
+        deltas, unit = [hand_points(game=table.game, amount=int(d), options=options) for d in deltas], "points"
     seats = [
         ReplaySeat(
             position=p, name=names[p], is_bot=bots[p], hand=list(game.view(state, p)["hand"]), to_act=to_act == p,

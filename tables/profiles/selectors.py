@@ -86,10 +86,12 @@ def member_profile(*, member: User, viewer: User) -> Profile:
         if row is None:
             continue
         in_game = mine.filter(result__game=spec.key).select_related("result__table")
-        recent = [RecentMatch(place=p, of=p.result.places.count(), unit=spec.unit)
+        recent = [RecentMatch(place=p, of=p.result.places.count(), unit=p.result.unit)
                   for p in in_game.order_by("-result__finished_at", "-result_id")[:RECENT]]
         _add_replays(recent, viewer)
-        best = in_game.order_by("total" if spec.lower_is_better else "-total", "-result__finished_at").first()
+        # The best total in the game's own unit: a tournament table's match (points) is no money won.
+        best = in_game.filter(result__unit=spec.unit).order_by(
+            "total" if spec.lower_is_better else "-total", "-result__finished_at").first()
         games.append(GameProfile(
             spec=spec, matches=row["n"], wins=row["wins"], rating=member_rating(user=member, game=spec.key),
             history=ordinal_history(user=member, game=spec.key), recent=recent, best=best))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Sum
 
+from tables.ledger.units import booked
 from tables.models import LedgerEntry, Settlement
 from tables.treasury.squaring import Plan, square_up
 
@@ -41,7 +42,7 @@ def open_books(game: str, *, through: int | None = None) -> OpenBooks:
     `through` (the last entry a page showed: the ledger is append-only, so what came later cannot change them)."""
     previous = last_settlement(game)
     after = previous.through_entry_id if previous is not None else None
-    entries = LedgerEntry.objects.filter(game=game)
+    entries = booked(LedgerEntry.objects.filter(game=game))  # a tournament's points are no debts: never settled
     if after is not None:
         entries = entries.filter(id__gt=after)
     if through is not None:

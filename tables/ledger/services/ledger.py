@@ -1,10 +1,14 @@
 """Writing the ledger: a finished round's entries, in-person results' entries, and corrections.
 
-This module is the only writer of `LedgerEntry` rows. Every set of entries written together goes
-through `_write_set`, which appends them to their game's hash chain (`_chain`) and refuses a money set (a game whose
-spec's unit is cents) that does not sum to exactly zero: a round's results, and a correction's reversals with their
-new amounts, both balance. A correction never touches the entries it corrects; it adds a reversing entry and a new
-one, both naming the admin and the reason, so the books show what was first written and why it changed.
+This module is the only writer of `LedgerEntry` rows. Every set of entries written together goes through
+`_write_set`, which appends them to their game's hash chain (`_chain`) and refuses a set of a money game (a game
+whose spec's unit is cents) that does not sum to exactly zero: a round's results, and a correction's reversals with
+their new amounts, both balance. A tournament table's hands (an online table a TournamentTable plays at, a club
+night kept for one) are written in points (`tables.tournaments.scoring.hand_points`), never money: a tournament is
+played for places, not for debts between members. A money game's points still sum to zero (each is its settlement
+divided by the stake), and corrections and reversals keep the unit of the entries they fix. A correction never
+touches the entries it corrects; it adds a reversing entry and a new one, both naming the admin and the reason, so
+the books show what was first written and why it changed.
 
 Refusals are said in the language of the request that asked (gettext when raised): the admin's page shows
 `str(error)` in that same request.
@@ -21,10 +25,11 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from rules.engine import registry
-from tables.models import ChainHead, InPersonRecord, LedgerEntry, Round, Seat, Table
+from tables.models import ChainHead, InPersonRecord, LedgerEntry, Round, Seat, Table, TournamentTable
 from tables.play.request_numbers import LARGEST_INT, whole_number
 from tables.play.selectors import seat_label
 from tables.play.services.errors import NotAllowed, TableError
+from tables.tournaments.scoring import hand_points
 
 
 class LedgerError(TableError):
@@ -32,6 +37,7 @@ class LedgerError(TableError):
 
 
 MONEY = "cents"
+POINTS = "points"
 LABEL_LENGTH = 60  # LedgerEntry.label's max_length
 
 
@@ -46,14 +52,16 @@ def _write_set(entries: Sequence[LedgerEntry]) -> list[LedgerEntry]:
     units = {entry.unit for entry in entries}
     if len(units) != 1:
         raise LedgerError(gettext("One set of ledger entries cannot mix money and points."))
-    if units == {MONEY}:
-        total = sum(entry.amount for entry in entries)
-        if total != 0:
-            raise LedgerError(gettext("Money entries must sum to zero, and these sum to %(total)s cents; nothing was "
-                                      "written.") % {"total": total})
     games = {entry.game for entry in entries}
     if len(games) != 1:
         raise LedgerError(gettext("One set of ledger entries belongs to one game."))
+    total = sum(entry.amount for entry in entries)
+    if unit_of(next(iter(games))) == MONEY and total != 0:  # a money game's tournament points balance too
+        if units == {MONEY}:
+            raise LedgerError(gettext("Money entries must sum to zero, and these sum to %(total)s cents; nothing was "
+                                      "written.") % {"total": total})
+        raise LedgerError(gettext("A tournament hand's points must sum to zero, and these sum to %(total)s; nothing "
+                                  "was written.") % {"total": total})
     with transaction.atomic():
         _chain(games.pop(), entries)
         return LedgerEntry.objects.bulk_create(entries)
@@ -96,6 +104,10 @@ def record_round(*, round: Round, table: Table, seats: Sequence[Seat]) -> list[L
         raise LedgerError(gettext("This round is already in the ledger."))
     at = round.finished_at or timezone.now()
     house = set(round.house_seats or [])
+    tournament = TournamentTable.objects.filter(table_id=table.pk).exists()
+    if tournament:  # the stake the match was dealt with (its configuration) turns the settlement into points
+        unit = POINTS
+        options = {**(table.options or {}), **((round.match.config or {}).get("options") or {})}
     entries = []
     for seat in sorted(seats, key=lambda s: s.position):
         # A bot's seat, and a member's seat the house played because its member was away when the round was dealt
@@ -105,10 +117,33 @@ def record_round(*, round: Round, table: Table, seats: Sequence[Seat]) -> list[L
             LedgerEntry(
                 game=table.game, unit=unit, member_id=None if bot else seat.user_id, is_bot=bot,
                 seat=seat.position, label=house_label(seat) if seat.position in house else seat_label(seat),
-                amount=int(deltas[seat.position]), round=round, kind=LedgerEntry.Kind.RESULT, created_at=at,
+                amount=_points(table.game, int(deltas[seat.position]), options) if tournament
+                else int(deltas[seat.position]),
+                round=round, kind=LedgerEntry.Kind.RESULT, created_at=at,
             )
         )
     return _write_set(entries)
+
+
+def _points(game: str, amount: int, options: Mapping[str, Any] | None) -> int:
+    """A tournament hand's result as points; a settlement that is not a whole number of stakes breaks the books."""
+    try:
+        return hand_points(game=game, amount=amount, options=options or {})
+    except ValueError:
+        raise LedgerError(gettext("A tournament hand's result of %(amount)s is not a whole number of stakes.")
+                          % {"amount": amount}) from None
+
+
+def in_person_unit(record: InPersonRecord, amounts: Sequence[int]) -> tuple[str, list[int]]:
+    """The unit and amounts a result played at the club's table is written in: its game's, or points for a hand of a
+    club night kept for a tournament table (the hand's own stake, else the night's, converts a money game's)."""
+    night = record.night
+    if night is None or night.tournament_table_id is None:
+        return unit_of(record.game), [int(amount) for amount in amounts]
+    options = dict(night.options or {})
+    if (record.facts or {}).get("stake_cents"):
+        options["stake_cents"] = record.facts["stake_cents"]
+    return POINTS, [_points(record.game, int(amount), options) for amount in amounts]
 
 
 def house_label(seat: Seat) -> str:
@@ -127,7 +162,7 @@ def record_in_person(
     """The entries of a result played at the club's table: one per member, in seat order."""
     if len(members) != len(amounts):
         raise LedgerError(gettext("Each player needs exactly one amount."))
-    unit = unit_of(record.game)
+    unit, amounts = in_person_unit(record, amounts)
     entries = [
         LedgerEntry(
             game=record.game, unit=unit, member=member, is_bot=False, seat=position, label=member.shown_name,
@@ -185,10 +220,15 @@ def correct_entries(*, admin: User, reason: str, changes: Mapping[int, Any]) -> 
             if wanted[entry.pk] == entry.amount:
                 raise LedgerError(gettext("Entry %(id)s already says %(amount)s; there is nothing to correct.")
                                   % {"id": entry.pk, "amount": entry.amount})
-        unit = entries[0].unit
-        if unit == MONEY:
+        if unit_of(entries[0].game) == MONEY:  # money, or a tournament hand's points: the round sums to zero
             before = sum(entry.amount for entry in entries)
             after = sum(wanted[entry.pk] for entry in entries)
+            if before != after and entries[0].unit == POINTS:
+                raise LedgerError(
+                    gettext("A tournament hand's points must still sum to zero: the new points add up to %(after)s but "
+                            "the ones they replace add up to %(before)s. Correct the other seats too.")
+                    % {"after": after, "before": before}
+                )
             if before != after:
                 game = entries[0].get_game_display()
                 raise LedgerError(
@@ -240,7 +280,7 @@ def replace_in_person(
         )
         for e in standing
     ]
-    unit = unit_of(record.game)
+    unit, amounts = in_person_unit(record, amounts)
     results = [
         LedgerEntry(
             game=record.game, unit=unit, member=member, is_bot=False, seat=position, label=member.shown_name,

@@ -4,7 +4,8 @@ Play sends `match_ended` from every path that ends a match (tables.play.signals)
 `record_match`, so a result commits or rolls back with the match's last round (or its closing). The totals are
 the engine's, as the match stood when it ended: rounds voided or cut short by a closing count for nothing.
 Matches that ended before results were recorded are taken in by `record_past_matches` (`manage.py
-record_past_matches`, run by `manage.py seed`), from the same rows.
+record_past_matches`, run by `manage.py seed`), from the same rows. A tournament table's match is counted in points
+as its ledger entries are (tables.tournaments.scoring): a money game's totals divided by the stake.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from rules.engine import registry
 from rules.engine.api import Config
 from rules.engine.api import Match as EngineMatch
 from tables.ledger.signals import match_recorded
-from tables.models import Match, MatchPlace, MatchResult, Seat, Table
+from tables.models import Match, MatchPlace, MatchResult, Seat, Table, TournamentTable
 from tables.play.services.errors import TableError
 from tables.play.services.play import locked_table, seats_at
+from tables.tournaments.scoring import hand_points
 
 ENDINGS = (MatchResult.Ending.PLAYED, MatchResult.Ending.CLOSED)
 
@@ -58,6 +60,11 @@ def record_match(
         return None
     spec = registry.spec(table.game)
     totals = list(engine_match.totals)
+    unit = spec.unit
+    if TournamentTable.objects.filter(table_id=table.pk).exists():
+        unit = "points"
+        options = {**(table.options or {}), **((match.config or {}).get("options") or {})}
+        totals = [hand_points(game=table.game, amount=int(total), options=options) for total in totals]
     by_position = {seat.position: seat for seat in seats}
     if sorted(by_position) != list(range(len(totals))):
         raise ResultError(f"{table} has {len(by_position)} seats for a match of {len(totals)} players.")
@@ -70,7 +77,7 @@ def record_match(
         winners = {position for position, place in enumerate(places) if place == 1}
     with transaction.atomic():
         result = MatchResult.objects.create(
-            match=match, table=table, game=table.game, unit=spec.unit, ending=ending, rounds=engine_match.number,
+            match=match, table=table, game=table.game, unit=unit, ending=ending, rounds=engine_match.number,
             finished_at=now,
         )
         rows = []

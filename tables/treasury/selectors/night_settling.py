@@ -109,6 +109,7 @@ class NightSettling:
     exact: bool = True
     method: str = ""
     stake_text: str = ""
+    tournament: bool = False  # a tournament table's session: its hands are points, nothing to settle
 
     @property
     def settled(self) -> bool:
@@ -130,7 +131,7 @@ def night_settling(*, night: ClubNight) -> NightSettling:
     sheet = NightSettling(
         night=night, game_title=registry.spec(night.game).title if registry.known(night.game) else night.game,
         money=is_money(night), hands=night.hands.filter(replaced_by__isnull=True).count(), players=players,
-        stake_text=dollars_text(stake, signed=False) if stake else "")
+        stake_text=dollars_text(stake, signed=False) if stake else "", tournament=night.tournament_table_id is not None)
     made = NightPayment.objects.filter(night=night).select_related("payer", "payee").order_by("paid_on", "id")
     sheet.made = [(payment, payment_sentence(payment)) for payment in made]
     if sheet.money:

@@ -30,8 +30,15 @@ def unit_of(game: str) -> str:
     return registry.spec(game).unit
 
 
-def amount_text(amount: int, game: str) -> str:
-    return money_text(amount, unit_of(game))
+def amount_text(amount: int, game: str, unit: str | None = None) -> str:
+    """An amount of `game` in its own unit, or in `unit` where the entries say otherwise (a tournament night's
+    points)."""
+    return money_text(amount, unit or unit_of(game))
+
+
+def night_unit(night: ClubNight) -> str:
+    """The unit a night's entries are in: points for a night kept for a tournament table, else its game's."""
+    return "points" if night.tournament_table_id is not None else unit_of(night.game)
 
 
 def sheet_members(seats: Sequence[int]) -> list[User]:
@@ -109,14 +116,15 @@ def headline(summary: Any) -> str:
     return summaries.headline(summary)
 
 
-def totals(members: Sequence[User], amounts: Sequence[Sequence[int]], game: str) -> list[Cell]:
+def totals(members: Sequence[User], amounts: Sequence[Sequence[int]], game: str, unit: str | None = None) -> list[Cell]:
     """Each player's sum over the hands, in seat order."""
     sums = [sum(hand[seat] or 0 for hand in amounts) for seat in range(len(members))]
-    return [Cell(m, s, amount_text(s, game)) for m, s in zip(members, sums, strict=True)]
+    return [Cell(m, s, amount_text(s, game, unit)) for m, s in zip(members, sums, strict=True)]
 
 
-def cells(members: Sequence[User], amounts: Sequence[int | None], game: str) -> list[Cell]:
-    return [Cell(m, a, "—" if a is None else amount_text(a, game)) for m, a in zip(members, amounts, strict=True)]
+def cells(members: Sequence[User], amounts: Sequence[int | None], game: str, unit: str | None = None) -> list[Cell]:
+    return [Cell(m, a, "—" if a is None else amount_text(a, game, unit))
+            for m, a in zip(members, amounts, strict=True)]
 
 
 def house_rule_lines(options: Mapping[str, Any]) -> list[str]:
@@ -189,6 +197,6 @@ def night_hands(night: ClubNight) -> tuple[list[User], list[Hand], list[Cell]]:
         newest = chain[-1]
         hands.append(Hand(
             number=chain[0].number or 0, summary=newest.summary_sentence, record=newest, earlier=tuple(chain[:-1]),
-            cells=cells(members, [_chain_part(paid, chain, m) for m in members], night.game)))
-    grand = totals(members, [[c.amount for c in h.cells] for h in hands], night.game)
+            cells=cells(members, [_chain_part(paid, chain, m) for m in members], night.game, night_unit(night))))
+    grand = totals(members, [[c.amount for c in h.cells] for h in hands], night.game, night_unit(night))
     return members, hands, grand

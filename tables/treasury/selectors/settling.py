@@ -15,6 +15,7 @@ from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
 from tables.ledger.selectors import Standing, dollars_text, in_period, money_text, standings
+from tables.ledger.units import booked
 from tables.models import LedgerEntry, Settlement
 from tables.treasury.books import HOUSE, OpenBooks, open_books, settling_plan, sums
 from tables.treasury.squaring import EXACT_LIMIT
@@ -180,14 +181,14 @@ def open_balances(*, game: str) -> Books:
 
 def entries_after(*, game: str, through: int) -> int:
     """How many of the game's entries came after `through` (recorded after a page was drawn: still open)."""
-    return LedgerEntry.objects.filter(game=game, id__gt=through).count()
+    return booked(LedgerEntry.objects.filter(game=game, id__gt=through)).count()
 
 
 def period_balances(*, game: str, start: date | None, end: date | None) -> Books:
     """Over the hands played on the club's days `start` to `end` (both included; `in_period`: the day played, not
     the day booked), whatever was settled: a summary, never settled."""
     spec = registry.spec(game)
-    entries = in_period(LedgerEntry.objects.filter(game=game), start, end)
+    entries = in_period(booked(LedgerEntry.objects.filter(game=game)), start, end)
     return _with_payments(Books(spec=spec, parties=_lines(sums(entries), spec.unit), start=start, end=end))
 
 

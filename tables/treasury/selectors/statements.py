@@ -18,6 +18,7 @@ from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
 from tables.ledger.selectors import EntryAmounts, in_period, money_text, played_before
+from tables.ledger.units import booked
 from tables.models import InPersonRecord, LedgerEntry
 from tables.play.selectors import round_headline
 from tables.treasury.selectors.nights import row_numbers
@@ -144,7 +145,7 @@ def statement(*, member: User, game: str | None = None, start: date | None = Non
     """The member's entries of hands played on the club's days `start` to `end` (`in_period`: the day played, not
     the day booked), in the order played, one section per game they have a balance or an entry in (just `game` when
     given), each opening with the balance from every hand played before."""
-    mine = LedgerEntry.objects.filter(member=member)
+    mine = booked(LedgerEntry.objects.filter(member=member))  # the member's account: a tournament's points owe nothing
     if game:
         mine = mine.filter(game=game)
     opening: dict[str, int] = {}
@@ -181,7 +182,7 @@ def statement(*, member: User, game: str | None = None, start: date | None = Non
 
 def members_in_period(*, game: str | None, start: date | None, end: date | None) -> list[User]:
     """Everyone with an entry of a hand played in the period (in `game`, when given), by name."""
-    entries = in_period(LedgerEntry.objects.filter(member__isnull=False), start, end)
+    entries = in_period(booked(LedgerEntry.objects.filter(member__isnull=False)), start, end)
     if game:
         entries = entries.filter(game=game)
     ids = entries.values_list("member_id", flat=True).distinct().order_by()

@@ -21,6 +21,7 @@ are stable: the command prints them and scripts may match them.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import time
 from collections import defaultdict
@@ -36,8 +37,19 @@ from rules.engine.text import from_data
 from tables.ledger.selectors import balances, standings
 from tables.ledger.services.fairness import verify_deal
 from tables.ledger.services.inperson import Priced, price_from_facts
-from tables.ledger.services.ledger import LedgerError
-from tables.models import ChainHead, InPersonRecord, LedgerEntry, NightPayment, Round, Seat, Settlement
+from tables.ledger.services.ledger import LedgerError, in_person_unit
+from tables.ledger.units import booked, money_games
+from tables.models import (
+    ChainHead,
+    InPersonRecord,
+    LedgerEntry,
+    NightPayment,
+    Round,
+    Seat,
+    Settlement,
+    TournamentTable,
+)
+from tables.tournaments.scoring import hand_points
 from tables.treasury.books import party_key
 
 MONEY = "cents"
@@ -156,6 +168,7 @@ def _replayed(check: BooksCheck, rnd: Round) -> dict[str, Any] | None:
 def _check_rounds(check: BooksCheck, game: str | None) -> None:
     results = _by(_entries(game).filter(kind=LedgerEntry.Kind.RESULT, round__isnull=False).order_by("seat"),
                   "round_id")
+    tournament = set(TournamentTable.objects.filter(table__isnull=False).values_list("table_id", flat=True))
     for rnd in _finished_rounds(game):
         check.rounds += 1
         expected = _replayed(check, rnd)
@@ -167,8 +180,24 @@ def _check_rounds(check: BooksCheck, game: str | None) -> None:
             if recorded.get(key) != expected[key]:
                 check.add(Kind.ROUND_RESULT, where,
                           f"its recorded {key} is {recorded.get(key)!r}; the replay gives {expected[key]!r}")
+        if rnd.match.table_id in tournament:
+            expected = _in_points(check, where, rnd, expected)
+            if expected is None:
+                continue
         _check_round_entries(check, where, results.get(rnd.pk, []), expected)
         _check_round_zero_sum(check, where, results.get(rnd.pk, []), expected["unit"])
+
+
+def _in_points(check: BooksCheck, where: str, rnd: Round, expected: dict[str, Any]) -> dict[str, Any] | None:
+    """What a tournament table's round pays its seats in the ledger: the replay's result as tournament points."""
+    table = rnd.match.table
+    options = {**(table.options or {}), **((rnd.match.config or {}).get("options") or {})}
+    try:
+        deltas = [hand_points(game=table.game, amount=int(delta), options=options) for delta in expected["deltas"]]
+    except ValueError as error:
+        check.add(Kind.ROUND_ENTRY, where, f"its result is no tournament points: {error!s}")
+        return None
+    return {**expected, "deltas": deltas, "unit": "points"}
 
 
 def _check_round_entries(check: BooksCheck, where: str, entries: list[LedgerEntry], expected: dict[str, Any]) -> None:
@@ -189,12 +218,13 @@ def _check_round_entries(check: BooksCheck, where: str, entries: list[LedgerEntr
 
 
 def _check_round_zero_sum(check: BooksCheck, where: str, entries: list[LedgerEntry], unit: str) -> None:
-    """A money round's result entries, the house's included, sum to exactly zero."""
-    if unit != MONEY or not entries:
+    """A money round's result entries, the house's included, sum to exactly zero (a tournament table's too, in
+    points)."""
+    if not entries or entries[0].game not in money_games():
         return
     total = sum(entry.amount for entry in entries)
     if total:
-        check.add(Kind.ROUND_ZERO_SUM, where, f"its result entries sum to {total} cents, not zero")
+        check.add(Kind.ROUND_ZERO_SUM, where, f"its result entries sum to {total} {entries[0].unit}, not zero")
 
 
 def _check_round_seats(check: BooksCheck, game: str | None) -> None:
@@ -249,6 +279,12 @@ def _check_in_person(check: BooksCheck, game: str | None) -> None:
         except (LedgerError, KeyError, TypeError) as error:
             check.add(Kind.IN_PERSON_PRICE, where, f"its facts do not price: {error!s}")
             continue
+        if record.night is not None and record.night.tournament_table_id is not None:
+            try:  # a tournament night's hands are booked in points
+                priced = dataclasses.replace(priced, amounts=in_person_unit(record, priced.amounts)[1])
+            except LedgerError as error:
+                check.add(Kind.IN_PERSON_PRICE, where, f"its price is no tournament points: {error!s}")
+                continue
         _check_in_person_price(check, where, entries, priced)
         _check_in_person_score(check, where, record, priced)
         _check_in_person_night(check, where, record)
@@ -301,7 +337,8 @@ def _check_in_person_zero_sum(check: BooksCheck, where: str, record: InPersonRec
                               entries: list[LedgerEntry]) -> None:
     paid = sum(entry.amount for entry in entries)
     if registry.known(record.game) and registry.spec(record.game).unit == MONEY and paid:
-        check.add(Kind.IN_PERSON_ZERO_SUM, where, f"its result entries sum to {paid} cents, not zero")
+        unit = entries[0].unit if entries else MONEY
+        check.add(Kind.IN_PERSON_ZERO_SUM, where, f"its result entries sum to {paid} {unit}, not zero")
 
 
 def _check_in_person_players(check: BooksCheck, game: str | None) -> None:
@@ -359,21 +396,23 @@ def _check_corrections(check: BooksCheck, game: str | None) -> None:
         sets[(entry.round_id, entry.in_person_id, entry.created_at, entry.made_by_id, entry.reason)].append(entry)
     for entries in sets.values():
         total = sum(entry.amount for entry in entries)
-        if entries[0].unit == MONEY and total:
+        if entries[0].game in money_games() and total:  # money, or a tournament hand's points
             ids = ", ".join(str(entry.pk) for entry in entries)
             check.add(Kind.CORRECTION_ZERO_SUM, f"entries {ids}",
-                      f"a correction set that sums to {total} cents, not zero")
+                      f"a correction set that sums to {total} {entries[0].unit}, not zero")
 
 
 def _check_source_sums(check: BooksCheck, game: str | None) -> None:
     sources: dict[tuple[Any, ...], int] = defaultdict(int)
-    for round_id, in_person_id, amount in _entries(game).filter(unit=MONEY).values_list("round", "in_person", "amount"):
-        sources[(round_id, in_person_id)] += amount
-    for (round_id, in_person_id), total in sorted(sources.items(), key=lambda item: (item[0][0] or 0, item[0][1] or 0)):
+    money = _entries(game).filter(game__in=money_games())  # money, and tournament points of a money game
+    for round_id, in_person_id, unit, amount in money.values_list("round", "in_person", "unit", "amount"):
+        sources[(round_id, in_person_id, unit)] += amount
+    in_order = sorted(sources.items(), key=lambda item: (item[0][0] or 0, item[0][1] or 0, item[0][2]))
+    for (round_id, in_person_id, unit), total in in_order:
         if total:
             where = f"round id {round_id}" if round_id is not None else f"in-person result {in_person_id}"
             check.add(Kind.SOURCE_ZERO_SUM, where,
-                      f"all its entries, corrections included, sum to {total} cents, not zero")
+                      f"all its entries, corrections included, sum to {total} {unit}, not zero")
 
 
 def _check_settlements(check: BooksCheck, game: str | None) -> None:
@@ -388,7 +427,7 @@ def _check_settlements(check: BooksCheck, game: str | None) -> None:
             check.add(Kind.SETTLEMENT, where, f"it starts after entry {settlement.after_entry_id}; the settlement "
                                               f"before it ended at entry {previous.get(settlement.game)}")
         previous[settlement.game] = settlement.through_entry_id
-        covered = LedgerEntry.objects.filter(game=settlement.game, id__lte=settlement.through_entry_id)
+        covered = booked(LedgerEntry.objects.filter(game=settlement.game, id__lte=settlement.through_entry_id))
         if settlement.after_entry_id is not None:
             covered = covered.filter(id__gt=settlement.after_entry_id)
         added: dict[str, int] = defaultdict(int)
@@ -455,7 +494,7 @@ def _check_chains(check: BooksCheck, game: str | None) -> None:
 
 def _check_balances(check: BooksCheck, game: str | None) -> None:
     added: dict[tuple[str, int | None], int] = defaultdict(int)
-    for entry_game, member_id, amount in _entries(game).values_list("game", "member_id", "amount").iterator():
+    for entry_game, member_id, amount in booked(_entries(game)).values_list("game", "member_id", "amount").iterator():
         added[(entry_game, member_id)] += amount
     shown = {(row.game, row.member_id): row.total for row in balances(game=game)}
     games = [game] if game else sorted({key[0] for key in added} | {key[0] for key in shown})
@@ -487,8 +526,8 @@ def _check_night_payments(check: BooksCheck, game: str | None) -> None:
     for payment in payments:
         by_night[payment.night_id].append(payment)
     results: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    for night_id, member_id, amount in LedgerEntry.objects.filter(in_person__night_id__in=list(by_night)).values_list(
-            "in_person__night", "member", "amount"):
+    played = booked(LedgerEntry.objects.filter(in_person__night_id__in=list(by_night)))
+    for night_id, member_id, amount in played.values_list("in_person__night", "member", "amount"):
         results[night_id][member_id] += amount
     for night_id, rows in by_night.items():
         players = set(rows[0].night.seats) | set(results[night_id])

@@ -439,25 +439,32 @@ def _already(token: str) -> ClubNight | None:
     return ClubNight.objects.filter(token=token).first()
 
 
-def _tournament_table(current: NightDraft, hands: int) -> TournamentTable | None:
-    """The in-person tournament table the sheet is kept for (None: an ordinary night), once its hands are checked
-    against the session's: a session plays `hands_per_session` hands, no more and no fewer, and one sheet only."""
-    if current.tournament_table_id is None:
+def _tournament_table(current: NightDraft, hands: int, tournament_table_id: int | None) -> TournamentTable | None:
+    """The in-person tournament table the sheet is kept for (None: an ordinary night): the one asked for, else the
+    draft's. One that does not exist, is not played at the club, is another game's or already has its night is
+    refused; so is a sheet whose hands are not the session's: a session plays `hands_per_session` hands, no more
+    and no fewer, on one sheet only."""
+    wanted = tournament_table_id if tournament_table_id is not None else current.tournament_table_id
+    if wanted is None:
         return None
-    table = TournamentTable.objects.select_related("round__tournament").get(pk=current.tournament_table_id)
+    table = (TournamentTable.objects.select_related("round__tournament").filter(pk=wanted).first()
+             if isinstance(wanted, int) and not isinstance(wanted, bool) else None)
+    if table is None or table.where != TournamentTable.Where.CLUB or table.round.tournament.game != current.game:
+        raise NightError(gettext("This sheet cannot be saved for that tournament table."))
+    if ClubNight.objects.filter(tournament_table=table).exists():
+        raise NightError(gettext("This tournament table's hands were already saved from another sheet. Nothing was "
+                                 "saved."))
     expected = table.round.tournament.hands_per_session
     if hands != expected:
         raise NightError(gettext(
             "This sheet is for a tournament session of %(expected)s hands, but it has %(count)s hands that count. "
             "Add, remove or void hands until it has %(expected)s. Nothing was saved.")
             % {"expected": expected, "count": hands})
-    if ClubNight.objects.filter(tournament_table=table).exists():
-        raise NightError(gettext("This tournament table's hands were already saved from another sheet. Nothing was "
-                                 "saved."))
     return table
 
 
-def save_night(*, admin: User, draft: NightDraft, version: int | None, members: Sequence[User]) -> Saved:
+def save_night(*, admin: User, draft: NightDraft, version: int | None, members: Sequence[User],
+               tournament_table_id: int | None = None) -> Saved:
     """Signs the sheet off: the night and every hand that is not void with its ledger entries, and the draft marked
     signed off, in one transaction, or nothing at all. A sheet already signed off answers with its night and writes
     nothing (a double click, or another device saving it first); a sheet changed since `version` is refused, so
@@ -465,6 +472,9 @@ def save_night(*, admin: User, draft: NightDraft, version: int | None, members: 
 
     Each hand goes through its recording service again (checked and priced afresh, so a member whose account was
     closed since, or a row tampered with, is caught); the first refusal names its hand and rolls everything back.
+
+    A night kept for an in-person tournament table (`tournament_table_id`, else the draft's own `tournament_table`)
+    is saved linked to it, so its hands go into the ledger in points, not money (tables.ledger.services.ledger).
     """
     _check_admin(admin)
     try:
@@ -481,7 +491,7 @@ def save_night(*, admin: User, draft: NightDraft, version: int | None, members: 
                 raise NightError(gettext("The sheet has no hands yet: enter at least one before saving."))
             if [m.pk for m in members] != list(current.seats):
                 raise NightError(gettext("The sheet's players could not all be found; open the night again."))
-            table = _tournament_table(current, len(rows))
+            table = _tournament_table(current, len(rows), tournament_table_id)
             now = timezone.now()
             night = ClubNight.objects.create(
                 game=current.game, played_on=current.played_on, seats=list(current.seats),
