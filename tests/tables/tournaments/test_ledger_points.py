@@ -211,8 +211,9 @@ def settled(stake: int) -> list[list[int]]:
 
 @pytest.fixture
 def at_the_club(make_member, staff):
-    _tournament, members, tables = drawn_tournament(make_member, staff)
+    tournament, members, tables = drawn_tournament(make_member, staff)
     TournamentTable.objects.filter(pk__in=[t.pk for t in tables]).update(where=TournamentTable.Where.CLUB)
+    type(tournament).objects.filter(pk=tournament.pk).update(hands_per_session=len(HANDS))  # a session: the sheet
     return tables, members
 
 
@@ -247,8 +248,9 @@ def test_a_tournament_night_books_points_and_owes_nothing(at_the_club, staff) ->
     assert [cell.amount for cell in grand] == [sum(hand[seat] // 100 for hand in expected) for seat in range(5)]
     client = Client()
     client.force_login(staff)
-    page = client.get(reverse("treasury_night_settle", args=[night.pk])).content.decode()
-    assert 'id="night-is-tournament"' in page and 'id="night-balances"' not in page
+    page = client.get(reverse("treasury_night_settle", args=[night.pk]), follow=True)
+    assert page.redirect_chain == [(reverse("treasury_night", args=[night.pk]), 302)]
+    assert 'id="night-tournament"' in page.content.decode() and 'id="night-balances"' not in page.content.decode()
     history = member_history(user=players[0], game="sheepshead")
     assert next(b for b in history.balances if b.game == "sheepshead").closing == cash[players[0].pk]
     assert {("point" in row.amount_text) for row in history.rows if row.entry.in_person.night_id == night.pk} == {True}
