@@ -5,8 +5,9 @@ or a member entering while the organiser closes entries, are taken one at a time
 locks but runs IMMEDIATE transactions, one writer at a time) the same holds, and the unique constraints on a
 round's number and on a member's live entry back both up.
 
-Play tables are not seated here yet: a round's tables are drawn and their results recorded, whether they come from
-the online tables' end (through play's signals, wired in TablesConfig.ready) or from the treasurer's sheet.
+Starting a round seats its online tables at play tables (tables.tournaments.online). Results are recorded through
+one check each (`set_winner`, `set_points`), whether they come from the online tables' end (tables.tournaments.results,
+after play's commit) or from the treasurer's sheet (staff, `record_swiss_result` and `record_session_points`).
 """
 
 from __future__ import annotations
