@@ -18,7 +18,7 @@ import hashlib
 from dataclasses import dataclass
 
 from rules.engine import registry
-from tables.models import Tournament
+from tables.models import Tournament, TournamentTable
 from tables.tournaments import record, swiss
 
 
@@ -58,3 +58,10 @@ def _session_standings(tournament: Tournament, field: list[str]) -> list[Standin
     ranked = sorted(totals, key=lambda player: (sign * totals[player], lot(player)))
     return [Standing(place=place, user_id=int(player), score=totals[player])
             for place, player in enumerate(ranked, start=1)]
+
+
+def tournament_table_of(*, table_id: int) -> TournamentTable | None:
+    """The tournament table played at play table `table_id`, with its round and tournament (None: not a
+    tournament's), for the play page's banner."""
+    return (TournamentTable.objects.filter(table_id=table_id).select_related("round__tournament")
+            .order_by("-pk").first())

@@ -5,8 +5,9 @@ or a member entering while the organiser closes entries, are taken one at a time
 locks but runs IMMEDIATE transactions, one writer at a time) the same holds, and the unique constraints on a
 round's number and on a member's live entry back both up.
 
-Play tables are not seated here yet: a round's tables are drawn and their results recorded, whether they come from
-the online tables' end (through play's signals, wired in TablesConfig.ready) or from the treasurer's sheet.
+Starting a round seats its online tables at play tables (tables.tournaments.online). Results are recorded through
+one check each (`set_winner`, `set_points`), whether they come from the online tables' end (tables.tournaments.results,
+after play's commit) or from the treasurer's sheet (staff, `record_swiss_result` and `record_session_points`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from rules.engine import registry
 from rules.engine.errors import ConfigError
 from tables.models import Entry, Tournament, TournamentRound, TournamentTable
 from tables.play.services.errors import NoSuchTable, NotAllowed, TableError
-from tables.tournaments import record, sessions, swiss
+from tables.tournaments import online, record, sessions, swiss
 from tables.tournaments.table_sizes import SESSION_TABLES, session_table_sizes
 
 DEFAULT_HANDS_PER_SESSION = 12
@@ -276,7 +277,8 @@ def _round_robin_draw(tournament: Tournament, field: list[str], number: int) -> 
 
 
 def start_round(*, tournament_id: int, staff: User) -> TournamentRound:
-    """The organiser starts the drawn round: its tables play (online seating comes with the pages)."""
+    """The organiser starts the drawn round: its online tables are seated at play tables and begin at once
+    (tables.tournaments.online); those at the club are played there and their sheets recorded."""
     with transaction.atomic():
         _ensure_staff(staff)
         tournament = _locked(tournament_id)
@@ -285,6 +287,7 @@ def start_round(*, tournament_id: int, staff: User) -> TournamentRound:
             raise TableError(gettext("There is no drawn round to start."))
         current.status = TournamentRound.Status.PLAYING
         current.save(update_fields=["status"])
+        online.seat_round(tournament, current)
         return current
 
 
@@ -300,18 +303,26 @@ def record_swiss_result(*, table_id: int, winner: User) -> TournamentTable:
     winner again changes nothing; another one is refused (staff void the table instead)."""
     with transaction.atomic():
         tournament, table = _locked_table(table_id)
-        if tournament.format == Tournament.Format.SESSIONS:
-            raise TableError(gettext("A session's tables record points, not a winner."))
-        _ensure_open(table)
-        if table.is_bye:
-            raise TableError(gettext("A bye has no match to record."))
-        if winner.pk not in table.seats:
-            raise TableError(gettext("%(member)s does not play at that table.") % {"member": winner.shown_name})
-        if table.winner_id is not None and table.winner_id != winner.pk:
-            raise TableError(gettext("That table's result is already recorded."))
-        table.winner = winner
-        table.save(update_fields=["winner"])
-        return table
+        return set_winner(tournament, table, winner_id=winner.pk)
+
+
+def set_winner(tournament: Tournament, table: TournamentTable, *, winner_id: int) -> TournamentTable:
+    """The one check and write of a winner, for every path that records one (staff, the online table's end), under
+    the tournament's lock the caller holds."""
+    if tournament.format == Tournament.Format.SESSIONS:
+        raise TableError(gettext("A session's tables record points, not a winner."))
+    _ensure_open(table)
+    if table.is_bye:
+        raise TableError(gettext("A bye has no match to record."))
+    if winner_id not in table.seats:
+        winner = User.objects.filter(pk=winner_id).first()
+        raise TableError(gettext("%(member)s does not play at that table.")
+                         % {"member": winner.shown_name if winner else winner_id})
+    if table.winner_id is not None and table.winner_id != winner_id:
+        raise TableError(gettext("That table's result is already recorded."))
+    table.winner_id = winner_id
+    table.save(update_fields=["winner"])
+    return table
 
 
 def record_session_points(*, table_id: int, points: Mapping[int, int], staff: User) -> TournamentTable:
@@ -320,17 +331,23 @@ def record_session_points(*, table_id: int, points: Mapping[int, int], staff: Us
     with transaction.atomic():
         _ensure_staff(staff)
         tournament, table = _locked_table(table_id)
-        if tournament.format != Tournament.Format.SESSIONS:
-            raise TableError(gettext("A Swiss or round-robin table records its winner, not points."))
-        _ensure_open(table)
-        given = {int(member): value for member, value in points.items()}
-        if sorted(given) != sorted(table.players):
-            raise TableError(gettext("Give points for every member at the table and nobody else."))
-        if any(not isinstance(value, int) or isinstance(value, bool) for value in given.values()):
-            raise TableError(gettext("Points are whole numbers."))
-        table.points = {str(member): value for member, value in given.items()}
-        table.save(update_fields=["points"])
-        return table
+        return set_points(tournament, table, points=points)
+
+
+def set_points(tournament: Tournament, table: TournamentTable, *, points: Mapping[int, int]) -> TournamentTable:
+    """The one check and write of a session table's points, for every path that records them (staff, the online
+    table's end), under the tournament's lock the caller holds."""
+    if tournament.format != Tournament.Format.SESSIONS:
+        raise TableError(gettext("A Swiss or round-robin table records its winner, not points."))
+    _ensure_open(table)
+    given = {int(member): value for member, value in points.items()}
+    if sorted(given) != sorted(table.players):
+        raise TableError(gettext("Give points for every member at the table and nobody else."))
+    if any(not isinstance(value, int) or isinstance(value, bool) for value in given.values()):
+        raise TableError(gettext("Points are whole numbers."))
+    table.points = {str(member): value for member, value in given.items()}
+    table.save(update_fields=["points"])
+    return table
 
 
 def void_table(*, table_id: int, staff: User, reason: str) -> TournamentTable:

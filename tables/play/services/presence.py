@@ -33,6 +33,8 @@ def socket_opened(*, table_id: int, user: User, channel_name: str) -> None:
         # The seat is read under the table's lock, held until this socket's row is committed: the clock may be
         # showing the member offline right now, and another socket of theirs closing waits to see this one.
         table = locked_table(table_id)
+        # The first opening of a seat the club gave them (tables.play.services.seated): they came.
+        Seat.objects.filter(table_id=table_id, user=user, joined_at__isnull=True).update(joined_at=now)
         seat = Seat.objects.filter(Q(offline_since__isnull=False) | Q(gone_at__isnull=False),
                                    table_id=table_id, user=user).first()
         if seat is None:
