@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("tables.invitations.urls")),
     path("", include("tables.chat.urls")),
     path("", include("tables.notices.urls")),
+    path("tournaments/", include("tables.tournaments.urls")),
 ]
