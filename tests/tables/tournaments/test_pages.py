@@ -186,3 +186,14 @@ def test_the_create_form_carries_the_games_house_rules(make_member) -> None:
     staff = make_member("boss", is_staff=True)
     page = client_for(staff).get(reverse("tournament_create") + "?game=sheepshead").content.decode()
     assert 'name="opt_' in page and "House rules" in page
+
+
+def test_a_members_profile_lists_their_tournaments_with_their_place(make_member) -> None:
+    staff, cup, members = hawsker_swiss(make_member)
+    services.draw_next_round(tournament_id=cup.pk, staff=staff)
+    services.start_round(tournament_id=cup.pk, staff=staff)
+    table = TournamentTable.objects.filter(round__tournament=cup).first()
+    winner = next(member for member in members if member.pk == table.seats[0])
+    services.record_swiss_result(table_id=table.pk, winner=winner)
+    page = client_for(members[0]).get(reverse("member_profile", args=[winner.username])).content.decode()
+    assert f'data-tournament="{cup.pk}"' in page and "place 1 of 4" in page
