@@ -81,7 +81,7 @@ def _replacement_text(item: Any, users: dict[int, User]) -> str:
 
 
 def live_context(tournament: Tournament) -> dict[str, Any]:
-    tables = list(TournamentTable.objects.filter(round__tournament=tournament).select_related("round")
+    tables = list(TournamentTable.objects.filter(round__tournament=tournament).select_related("round", "table")
                   .order_by("round__number", "number"))
     ids: set[int] = set()
     for table in tables:

@@ -197,3 +197,18 @@ def test_a_members_profile_lists_their_tournaments_with_their_place(make_member)
     services.record_swiss_result(table_id=table.pk, winner=winner)
     page = client_for(members[0]).get(reverse("member_profile", args=[winner.username])).content.decode()
     assert f'data-tournament="{cup.pk}"' in page and "place 1 of 4" in page
+
+
+def test_a_table_played_online_has_a_watch_link_and_no_shows_are_marked(make_member) -> None:
+    from tests.tables.helpers import full_table
+
+    staff, cup, members = hawsker_swiss(make_member)
+    services.draw_next_round(tournament_id=cup.pk, staff=staff)
+    drawn = TournamentTable.objects.filter(round__tournament=cup).order_by("number").first()
+    seated = [next(member for member in members if member.pk == seat) for seat in drawn.seats]
+    play = full_table("hawsker", seated)
+    TournamentTable.objects.filter(pk=drawn.pk).update(table=play, no_shows=[seated[1].pk])
+    page = client_for(members[0]).get(reverse("tournament", args=[cup.pk])).content.decode()
+    item = page.split(f'data-table="{drawn.pk}"')[1].split('data-table="')[0]
+    assert reverse("table", args=[play.code]) in item and "Watch" in item
+    assert f"{seated[1].shown_name} <span class=\"badge\">no-show</span>" in item
