@@ -12,6 +12,7 @@ from tables.ledger import admin as ledger_admin  # noqa: F401
 from tables.notices import admin as notices_admin  # noqa: F401
 from tables.play import admin as play_admin  # noqa: F401
 from tables.quickplay import admin as quickplay_admin  # noqa: F401
+from tables.tournaments import admin as tournaments_admin  # noqa: F401
 
 # The admin is the club's, not Django's: its name on every admin page (and the treasurer's, which extend them).
 admin.site.site_header = format_lazy(_("{club}: administration"), club=settings.CLUB_NAME)

@@ -15,4 +15,5 @@ urlpatterns = [
     path("", include("tables.chat.urls")),
     path("", include("tables.notices.urls")),
     path("tournaments/", include("tables.tournaments.club_urls")),
+    path("tournaments/", include("tables.tournaments.urls")),
 ]

@@ -81,6 +81,12 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def house_rules(self) -> dict:
+        """The game's options, without the tournament's own bookkeeping kept beside them (keys starting with "_",
+        e.g. the re-draw counts), which the engine's configuration would refuse."""
+        return {key: value for key, value in (self.options or {}).items() if not key.startswith("_")}
+
 
 class Entry(models.Model):
     """A member's entry. Withdrawing keeps the row (who entered and left is part of the record); entering again

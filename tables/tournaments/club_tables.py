@@ -92,7 +92,7 @@ def open_table_sheet(*, table_id: int, staff: User) -> NightDraft:
         _club_table_playing(table)
         by_id = User.objects.in_bulk(table.players)
         players = [by_id[member_id] for member_id in table.players]
-        options = tournament.options or {}
+        options = tournament.house_rules
         house = {option.name: options[option.name] for option in NIGHT_OPTIONS if option.name in options}
         return nights.open_sheet(
             admin=staff, game=tournament.game, played_on=timezone.localdate(), players=players,

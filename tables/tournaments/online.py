@@ -35,7 +35,7 @@ def table_name(tournament: Tournament, round: TournamentRound, table: Tournament
 
 def match_options(tournament: Tournament) -> dict[str, object]:
     """The play table's house rules: the tournament's, and for a session the number of hands it plays."""
-    options = dict(tournament.options)
+    options = tournament.house_rules
     if tournament.format == Tournament.Format.SESSIONS and ROUNDS_OPTION in options:
         options[ROUNDS_OPTION] = tournament.hands_per_session
     return options

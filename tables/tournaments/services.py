@@ -25,6 +25,7 @@ from rules.engine.errors import ConfigError
 from tables.models import Entry, Tournament, TournamentRound, TournamentTable
 from tables.play.services.errors import NoSuchTable, NotAllowed, TableError
 from tables.tournaments import online, record, sessions, swiss
+from tables.tournaments.push import tournament_changed
 from tables.tournaments.table_sizes import SESSION_TABLES, session_table_sizes
 
 DEFAULT_HANDS_PER_SESSION = 12
@@ -54,6 +55,23 @@ def _locked_table(table_id: int) -> tuple[Tournament, TournamentTable]:
         raise NoSuchTable(gettext("There is no such tournament table."))
     tournament = _locked(tournament_id)
     return tournament, TournamentTable.objects.select_related("round").get(pk=table_id)
+
+
+def _ensure_not_paused(tournament: Tournament) -> None:
+    """A paused tournament draws and starts no round (tables.tournaments.controls pauses and resumes it)."""
+    if tournament.paused_at is not None:
+        raise TableError(gettext("The tournament is paused: resume it first."))
+
+
+REDRAWS = "_redraws"  # Tournament.options' private key: {round number (text): how often it was drawn again}
+
+
+def draw_seed(tournament: Tournament, kind: str, number: int) -> str:
+    """The seed a round is drawn from; a round drawn again (controls.redraw_round) gets a suffix per redraw, so
+    the new draw differs from the last and can still be replayed from the tournament's seed and options."""
+    seed = f"{tournament.seed}|{kind}|{number}"
+    redraws = int((tournament.options or {}).get(REDRAWS, {}).get(str(number), 0))
+    return f"{seed}|redraw|{redraws}" if redraws else seed
 
 
 def _two_player(game: str) -> bool:
@@ -110,6 +128,8 @@ def create_tournament(
             raise TableError(gettext("A tournament plays at least one round."))
         try:
             config = spec.make_config(players, options)
+            if hands and any(option.name == "rounds" for option in spec.options):
+                spec.make_config(players, {**config.options, "rounds": hands})  # a session is a match of its hands
         except ConfigError as error:
             raise TableError(str(error)) from None
         return Tournament.objects.create(
@@ -127,6 +147,7 @@ def open_entries(*, tournament_id: int, staff: User) -> Tournament:
             raise TableError(gettext("Entries can only open before the tournament starts."))
         tournament.status = Tournament.Status.ENTRIES_OPEN
         tournament.save(update_fields=["status"])
+        tournament_changed(tournament.pk)
         return tournament
 
 
@@ -138,6 +159,7 @@ def close_entries(*, tournament_id: int, staff: User) -> Tournament:
             raise TableError(gettext("Entries are not open."))
         tournament.status = Tournament.Status.ENTRIES_CLOSED
         tournament.save(update_fields=["status"])
+        tournament_changed(tournament.pk)
         return tournament
 
 
@@ -163,7 +185,9 @@ def enter(*, tournament_id: int, user: User) -> Entry:
         tournament = _locked(tournament_id)
         if tournament.status != Tournament.Status.ENTRIES_OPEN:
             raise TableError(gettext("Entries to this tournament are not open."))
-        return _new_entry(tournament, user)
+        entry = _new_entry(tournament, user)
+        tournament_changed(tournament.pk)
+        return entry
 
 
 def withdraw(*, tournament_id: int, user: User) -> Entry:
@@ -178,6 +202,7 @@ def withdraw(*, tournament_id: int, user: User) -> Entry:
             raise TableError(gettext("You are not entered in this tournament."))
         entry.status = Entry.Status.WITHDRAWN
         entry.save(update_fields=["status"])
+        tournament_changed(tournament.pk)
         return entry
 
 
@@ -188,7 +213,9 @@ def add_entrant(*, tournament_id: int, staff: User, user: User) -> Entry:
         tournament = _locked(tournament_id)
         if tournament.status not in BEFORE_THE_START:
             raise TableError(gettext("The tournament has started: its field is fixed."))
-        return _new_entry(tournament, user)
+        entry = _new_entry(tournament, user)
+        tournament_changed(tournament.pk)
+        return entry
 
 
 def draw_next_round(*, tournament_id: int, staff: User) -> TournamentRound:
@@ -200,6 +227,7 @@ def draw_next_round(*, tournament_id: int, staff: User) -> TournamentRound:
         tournament = _locked(tournament_id)
         if tournament.status not in (Tournament.Status.ENTRIES_CLOSED, Tournament.Status.RUNNING):
             raise TableError(gettext("Close the entries before drawing."))
+        _ensure_not_paused(tournament)
         previous = tournament.round_set.filter(number=tournament.current_round).first()
         if previous is not None and previous.status != TournamentRound.Status.DONE:
             raise TableError(gettext("Round %(number)s is not done yet.") % {"number": previous.number})
@@ -225,6 +253,7 @@ def draw_next_round(*, tournament_id: int, staff: User) -> TournamentRound:
         tournament.current_round = number
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["current_round", "status", "rounds"])
+        tournament_changed(tournament.pk)
         return drawn
 
 
@@ -238,7 +267,7 @@ def _session_draw(tournament: Tournament, field: list[str], number: int) -> Draw
         raise TableError(gettext("%(count)s entrants cannot be seated at this game's tournament tables.")
                          % {"count": len(field)}) from None
     met = sessions.pairs_met(record.session_tables(tournament, before=number))
-    tables = sessions.draw_session(field, sizes=sizes, met=met, seed=f"{tournament.seed}|session|{number}")
+    tables = sessions.draw_session(field, sizes=sizes, met=met, seed=draw_seed(tournament, "session", number))
     return [([int(player) for player in table], None) for table in tables]
 
 
@@ -257,7 +286,7 @@ def _swiss_draw(tournament: Tournament, field: list[str], number: int) -> Drawn:
     ranking = swiss.standings_after(field, games=so_far.games, byes=so_far.byes, seed=tournament.seed)
     counts = swiss.tallies(so_far.rounds)
     drawn = swiss.swiss_round(ranking, played=counts.played, byes=counts.byes, first_mover=counts.first_mover,
-                              seed=f"{tournament.seed}|round|{number}")
+                              seed=draw_seed(tournament, "round", number))
     return _with_bye(drawn.pairs, drawn.bye)
 
 
@@ -282,12 +311,16 @@ def start_round(*, tournament_id: int, staff: User) -> TournamentRound:
     with transaction.atomic():
         _ensure_staff(staff)
         tournament = _locked(tournament_id)
+        if tournament.status != Tournament.Status.RUNNING:
+            raise TableError(gettext("There is no drawn round to start."))
+        _ensure_not_paused(tournament)
         current = tournament.round_set.filter(number=tournament.current_round).first()
         if current is None or current.status != TournamentRound.Status.DRAWN:
             raise TableError(gettext("There is no drawn round to start."))
         current.status = TournamentRound.Status.PLAYING
         current.save(update_fields=["status"])
         online.seat_round(tournament, current)
+        tournament_changed(tournament.pk)
         return current
 
 
@@ -322,6 +355,7 @@ def set_winner(tournament: Tournament, table: TournamentTable, *, winner_id: int
         raise TableError(gettext("That table's result is already recorded."))
     table.winner_id = winner_id
     table.save(update_fields=["winner"])
+    tournament_changed(tournament.pk)
     return table
 
 
@@ -347,6 +381,7 @@ def set_points(tournament: Tournament, table: TournamentTable, *, points: Mappin
         raise TableError(gettext("Points are whole numbers."))
     table.points = {str(member): value for member, value in given.items()}
     table.save(update_fields=["points"])
+    tournament_changed(tournament.pk)
     return table
 
 
@@ -364,6 +399,7 @@ def void_table(*, table_id: int, staff: User, reason: str) -> TournamentTable:
             raise TableError(gettext("A reason can be at most %(count)s characters.") % {"count": REASON_LENGTH})
         table.void_reason, table.voided_by, table.voided_at = why, staff, timezone.now()
         table.save(update_fields=["void_reason", "voided_by", "voided_at"])
+        tournament_changed(table.round.tournament_id)
         return table
 
 
@@ -386,4 +422,5 @@ def finish_round(*, tournament_id: int, staff: User) -> TournamentRound:
         if current.number >= tournament.rounds:
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
+        tournament_changed(tournament.pk)
         return current

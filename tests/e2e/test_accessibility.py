@@ -35,6 +35,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.conftest import click_move, log_in, new_member
+from tests.e2e.tournaments import running_swiss
 from tests.servers import ROOT, Daphne
 
 pytestmark = pytest.mark.e2e
@@ -360,6 +361,17 @@ def submit(page: Page) -> None:
         form.locator("button[type=submit]").click()
 
 
+_tournaments: dict[str, int] = {}
+
+
+def running_tournament(scanner: Scanner, size: str) -> str:
+    """A Swiss tournament playing its first round, one result in (made once per database, by the services)."""
+    database = scanner.env["DATABASE_URL"]
+    if database not in _tournaments:
+        _tournaments[database] = running_swiss(scanner.env)
+    return f"/tournaments/{_tournaments[database]}/"
+
+
 # Pages off the table: (name, who looks, the path or a function finding it, what to do there before the scan).
 Action = Callable[[Page], None]
 Where = str | Callable[[Scanner, str], str]
@@ -390,6 +402,8 @@ PAGES: list[tuple[str, str, Where, Action | None]] = [
     ("offline", "member", "/offline/", None),  # what the service worker shows when the network is gone (issue 44)
     ("email-notices", "member", "/accounts/emails/", None),  # emails and this device's notifications (issue 44)
     ("my-tables", "member", "/tables/mine/", None),  # a member's tables, their turns first (issue 44)
+    ("tournaments", "member", "/tournaments/", None),  # the list and a tournament's page (issue 45)
+    ("tournament", "member", running_tournament, None),
 ]
 
 
