@@ -164,6 +164,7 @@ publish = _staff_action("publish", lambda request, pk: controls.publish_results(
 @require_POST
 def void_table(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     _staff_only(request)
-    get_object_or_404(TournamentTable, pk=table_id, round__tournament_id=tournament_id)
+    tournament = get_object_or_404(Tournament, pk=tournament_id)  # by key first: an id past the database's is a 404
+    get_object_or_404(TournamentTable, pk=table_id, round__tournament=tournament)
     return _act(request, tournament_id, lambda: services.void_table(
         table_id=table_id, staff=request.user, reason=_reason(request)), _("The table is voided."))
