@@ -741,7 +741,7 @@ def replay_step(*, round: Round, step: int) -> ReplayStep:
     unit = (round.result or {}).get("unit", "points")
     if deltas and TournamentTable.objects.filter(table_id=table.pk).exists():  # as its ledger entries: points
         options = {**(table.options or {}), **((round.match.config or {}).get("options") or {})}
-        deltas, unit = [hand_points(game=table.game, amount=int(d), options=options) for d in deltas], "points"
+        deltas, unit = hand_points(game=table.game, amounts=[int(d) for d in deltas], options=options), "points"
     seats = [
         ReplaySeat(
             position=p, name=names[p], is_bot=bots[p], hand=list(game.view(state, p)["hand"]), to_act=to_act == p,

@@ -25,7 +25,6 @@ from typing import Any
 
 from django.db import transaction
 
-from rules.engine.api import Match as EngineMatch
 from tables.models import Match, Seat, Table, Tournament, TournamentRound, TournamentTable
 from tables.tournaments import scoring
 from tables.tournaments.services import _locked_table, set_points, set_winner
@@ -58,11 +57,10 @@ def record_online_result(*, table_id: int) -> TournamentTable | None:
         if match is None:
             return None
         holders = dict(Seat.objects.filter(table_id=table.table_id).values_list("position", "user_id"))
-        totals = list(EngineMatch.from_json(match.state).totals)
         if tournament.format == Tournament.Format.SESSIONS:
-            points = {holders[position]: scoring.hand_points(game=tournament.game, amount=total,
-                                                             options=match.config.get("options", {}))
-                      for position, total in enumerate(totals)}
+            totals = scoring.tournament_points(match, tournament.game, match.config.get("options", {}),
+                                               seats=len(holders))
+            points = {holders[position]: total for position, total in enumerate(totals)}
             return set_points(tournament, table, points=points)
         winners = list(match.winners or [])
         if len(winners) != 1:

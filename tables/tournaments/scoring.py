@@ -2,14 +2,19 @@
 
 A club tournament is played for places and prizes, not for what the hands would pay at the table (the Wisconsin
 tournaments score each hand in points: the picker's rate times the stake is simply the rate). So a game settled
-in money (Sheepshead: `GameSpec.unit` "cents") counts each hand as its settlement divided by the stake, and a
-game counted in points keeps them. Every path that scores a tournament hand (the online table's match, the
-in-person sheet, the ledger's entries for both) converts through here, so they cannot disagree.
+in money (Sheepshead: `GameSpec.unit` "cents") counts each hand as its settlement in stakes, and a game counted in
+points keeps them. A side's share is not always whole stakes: with four opponents the picker and partner split
+four stakes two thirds to one third, as the money does to the cent. Points are whole, so each seat's share is
+taken toward zero and what that leaves goes to the seat with the largest share (the picker), the rule the money
+follows for its cents: a hand's points still sum to zero. Because of that rounding a table's points are the sum of
+its hands' points, never its money total converted at once. Every path that scores a tournament hand (the online
+table's rounds, the in-person sheet, the ledger's entries for both, the books' check) converts through here, so
+they cannot disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rules.engine import registry
@@ -17,16 +22,38 @@ from rules.engine import registry
 STAKE_OPTION = "stake_cents"
 
 
-def hand_points(*, game: str, amount: int, options: Mapping[str, Any]) -> int:
-    """`amount` (a seat's result of one hand or of several, in the game's unit) as tournament points.
+def _stake(game: str, options: Mapping[str, Any]) -> int:
+    spec = registry.spec(game)
+    return int(options.get(STAKE_OPTION) or spec.make_config(spec.min_players, {}).get(STAKE_OPTION))
 
-    A money game's settlements are whole multiples of its stake (every rate is); an amount that is not would be
-    a settlement made with another stake, which is refused rather than rounded."""
+
+def _toward_zero(amount: int, stake: int) -> int:
+    return amount // stake if amount >= 0 else -(-amount // stake)
+
+
+def hand_points(*, game: str, amounts: Sequence[int], options: Mapping[str, Any]) -> list[int]:
+    """One hand's results per seat (in the game's unit) as tournament points per seat."""
     if registry.spec(game).unit != "cents":
-        return amount
-    stake = int(options.get(STAKE_OPTION) or registry.spec(game).make_config(
-        registry.spec(game).min_players, {}).get(STAKE_OPTION))
-    points, rest = divmod(amount, stake)
-    if rest:
-        raise ValueError(f"{amount} is not a whole number of stakes of {stake}")
+        return [int(amount) for amount in amounts]
+    stake = _stake(game, options)
+    points = [_toward_zero(int(amount), stake) for amount in amounts]
+    rest = -sum(points)  # a hand's money sums to zero, and so do its points
+    if rest and points:
+        largest = max(range(len(points)), key=lambda seat: (abs(int(amounts[seat])), -seat))
+        points[largest] += rest
     return points
+
+
+def points_over(*, game: str, hands: Iterable[Sequence[int]], options: Mapping[str, Any], seats: int) -> list[int]:
+    """A table's points per seat: the sum of its hands' points."""
+    total = [0] * seats
+    for amounts in hands:
+        for seat, points in enumerate(hand_points(game=game, amounts=amounts, options=options)):
+            total[seat] += points
+    return total
+
+
+def tournament_points(match: Any, game: str, options: Mapping[str, Any], *, seats: int) -> list[int]:
+    """A played match's points per seat, from its score sheet's rows (one per finished round, kept on the match as
+    each round ends, so they are whole even inside the transaction that finishes the last round)."""
+    return points_over(game=game, hands=[row["deltas"] for row in match.sheet or []], options=options, seats=seats)

@@ -129,7 +129,7 @@ def create_tournament(
         try:
             config = spec.make_config(players, options)
             if hands and any(option.name == "rounds" for option in spec.options):
-                spec.make_config(players, {**dict(config.options), "rounds": hands})  # a session is a match of its hands
+                spec.make_config(players, {**dict(config.options), "rounds": hands})  # a session: a match
         except ConfigError as error:
             raise TableError(str(error)) from None
         return Tournament.objects.create(

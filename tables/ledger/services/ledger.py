@@ -108,6 +108,7 @@ def record_round(*, round: Round, table: Table, seats: Sequence[Seat]) -> list[L
     if tournament:  # the stake the match was dealt with (its configuration) turns the settlement into points
         unit = POINTS
         options = {**(table.options or {}), **((round.match.config or {}).get("options") or {})}
+        points = hand_points(game=table.game, amounts=[int(delta) for delta in deltas], options=options)
     entries = []
     for seat in sorted(seats, key=lambda s: s.position):
         # A bot's seat, and a member's seat the house played because its member was away when the round was dealt
@@ -117,21 +118,11 @@ def record_round(*, round: Round, table: Table, seats: Sequence[Seat]) -> list[L
             LedgerEntry(
                 game=table.game, unit=unit, member_id=None if bot else seat.user_id, is_bot=bot,
                 seat=seat.position, label=house_label(seat) if seat.position in house else seat_label(seat),
-                amount=_points(table.game, int(deltas[seat.position]), options) if tournament
-                else int(deltas[seat.position]),
+                amount=points[seat.position] if tournament else int(deltas[seat.position]),
                 round=round, kind=LedgerEntry.Kind.RESULT, created_at=at,
             )
         )
     return _write_set(entries)
-
-
-def _points(game: str, amount: int, options: Mapping[str, Any] | None) -> int:
-    """A tournament hand's result as points; a settlement that is not a whole number of stakes breaks the books."""
-    try:
-        return hand_points(game=game, amount=amount, options=options or {})
-    except ValueError:
-        raise LedgerError(gettext("A tournament hand's result of %(amount)s is not a whole number of stakes.")
-                          % {"amount": amount}) from None
 
 
 def in_person_unit(record: InPersonRecord, amounts: Sequence[int]) -> tuple[str, list[int]]:
@@ -143,7 +134,7 @@ def in_person_unit(record: InPersonRecord, amounts: Sequence[int]) -> tuple[str,
     options = dict(night.options or {})
     if (record.facts or {}).get("stake_cents"):
         options["stake_cents"] = record.facts["stake_cents"]
-    return POINTS, [_points(record.game, int(amount), options) for amount in amounts]
+    return POINTS, hand_points(game=record.game, amounts=[int(amount) for amount in amounts], options=options)
 
 
 def house_label(seat: Seat) -> str:

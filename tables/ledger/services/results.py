@@ -23,7 +23,7 @@ from tables.ledger.signals import match_recorded
 from tables.models import Match, MatchPlace, MatchResult, Seat, Table, TournamentTable
 from tables.play.services.errors import TableError
 from tables.play.services.play import locked_table, seats_at
-from tables.tournaments.scoring import hand_points
+from tables.tournaments.scoring import tournament_points
 
 ENDINGS = (MatchResult.Ending.PLAYED, MatchResult.Ending.CLOSED)
 
@@ -64,7 +64,7 @@ def record_match(
     if TournamentTable.objects.filter(table_id=table.pk).exists():
         unit = "points"
         options = {**(table.options or {}), **((match.config or {}).get("options") or {})}
-        totals = [hand_points(game=table.game, amount=int(total), options=options) for total in totals]
+        totals = tournament_points(match, table.game, options, seats=len(totals))
     by_position = {seat.position: seat for seat in seats}
     if sorted(by_position) != list(range(len(totals))):
         raise ResultError(f"{table} has {len(by_position)} seats for a match of {len(totals)} players.")

@@ -193,7 +193,7 @@ def _in_points(check: BooksCheck, where: str, rnd: Round, expected: dict[str, An
     table = rnd.match.table
     options = {**(table.options or {}), **((rnd.match.config or {}).get("options") or {})}
     try:
-        deltas = [hand_points(game=table.game, amount=int(delta), options=options) for delta in expected["deltas"]]
+        deltas = hand_points(game=table.game, amounts=[int(delta) for delta in expected["deltas"]], options=options)
     except ValueError as error:
         check.add(Kind.ROUND_ENTRY, where, f"its result is no tournament points: {error!s}")
         return None

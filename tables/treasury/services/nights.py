@@ -263,6 +263,11 @@ def seat_amounts(*, members: Sequence[User], priced: Priced) -> list[int | None]
         raise NightError(gettext("The sheet's players could not all be found; open the night again.")) from None
 
 
+def _stake_of(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """The hand's own stake, when it has one, over the night's (as the ledger prices the hand's points)."""
+    return {"stake_cents": kwargs["stake_cents"]} if kwargs.get("stake_cents") else {}
+
+
 _PRICE = {
     inperson.record_sheepshead_hand: inperson.price_sheepshead_hand,
     inperson.record_sheepshead_leaster: inperson.price_sheepshead_leaster,
@@ -498,7 +503,7 @@ def save_night(*, admin: User, draft: NightDraft, version: int | None, members: 
                 options=dict(current.options), note=current.note, token=current.token, recorded_by=admin,
                 recorded_at=now, tournament_table=table,
             )
-            results = dict.fromkeys(current.seats, 0)  # each player's sum over the night, in the game's unit
+            results = dict.fromkeys(current.seats, 0)  # each player's tournament points, summed hand by hand
             for row in rows:
                 try:
                     check_row_fields(game=current.game, row=row.data)
@@ -507,16 +512,16 @@ def save_night(*, admin: User, draft: NightDraft, version: int | None, members: 
                         raise NightError(gettext("Choose the picker, or “Leaster (nobody picked)”."))
                     if table is not None:
                         priced = _PRICE[record](**kwargs)
-                        for member, amount in zip(priced.members, priced.amounts, strict=True):
-                            results[member.pk] += amount
+                        hand = hand_points(game=current.game, amounts=priced.amounts,
+                                           options={**current.options, **_stake_of(kwargs)})
+                        for member, points in zip(priced.members, hand, strict=True):
+                            results[member.pk] += points
                     record(admin=admin, played_on=current.played_on, night=night, number=row.number, **kwargs)
                 except InPersonError as error:
                     raise NightError(gettext("Hand %(number)s: %(error)s Nothing was saved.")
                                      % {"number": row.number, "error": error}) from None
             if table is not None:
-                record_session_points(table_id=table.pk, staff=admin, points={
-                    member_id: hand_points(game=current.game, amount=amount, options=current.options)
-                    for member_id, amount in results.items()})
+                record_session_points(table_id=table.pk, staff=admin, points=results)
             _bump(admin=admin, draft=draft, current=current, night=night, signed_off_by=admin, signed_off_at=now)
     except IntegrityError:
         if (night := _already(draft.token)) is not None:  # the same sheet, saved by a request racing this one
