@@ -24,13 +24,14 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Max
 from openskill.models import PlackettLuce
 
-from tables.models import MatchPlace, MatchResult, Rating, RatingChange
+from tables.models import MatchPlace, MatchResult, Rating, RatingChange, TournamentTable
 
 _LOCK_NAMESPACE = 0x5A7E  # the first key of pg_advisory_xact_lock(int, int); the second is the game's
 MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6, kappa 0.0001, tau 25/300
@@ -96,6 +97,15 @@ def rateable(places: Iterable[MatchPlace]) -> bool:
     return len({player_key(p) for p in places}) >= 2
 
 
+def chosen_unrated(result: Any) -> bool:
+    """Whether the match was played at a tournament table whose organiser chose an unrated tournament (issue 45):
+    such a match is recorded like any other but moves nobody's rating. A migration's historical models (the
+    rebuild run inside a migration, from before tournaments existed) have no tournaments to ask."""
+    if not isinstance(result, MatchResult):
+        return False
+    return TournamentTable.objects.filter(table_id=result.table_id, round__tournament__rated=False).exists()
+
+
 def lock_game(game: str) -> None:
     """Serialise the ratings of one game until the transaction ends (see the module's docstring)."""
     if connection.vendor == "postgresql":
@@ -120,7 +130,7 @@ def rate_match(*, result: MatchResult) -> list[RatingChange]:
         if fresh.rating_seq is not None or fresh.rating_changes.exists():
             raise RatingError(f"match result {result.pk} is already rated (step {fresh.rating_seq})")
         places = list(fresh.places.all())
-        if not rateable(places):
+        if not rateable(places) or chosen_unrated(fresh):
             return []
         result.rating_seq = fresh.rating_seq = next_seq(result.game)
         MatchResult.objects.filter(pk=result.pk).update(rating_seq=result.rating_seq)

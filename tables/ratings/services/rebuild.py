@@ -42,6 +42,7 @@ from tables.ratings.services.ratings import (
     NEW_PLAYER,
     PlayerKey,
     Skill,
+    chosen_unrated,
     lock_game,
     player_key,
     rateable,
@@ -163,7 +164,7 @@ def _fold_unrated(replay: _Replay, *, write: bool) -> None:
         found = {r.pk: r for r in results.filter(pk__in=chunk).prefetch_related("places")}
         page = [found[pk] for pk in chunk]
         for result in page:
-            if not rateable(result.places.all()):
+            if not rateable(result.places.all()) or chosen_unrated(result):
                 continue  # left without a seq, as rating it would leave it; any change it has is reported
             result.rating_seq = replay.seen[result.game] = replay.seen.get(result.game, 0) + 1
             replay.report.differences.append(f"{result.game} match result {result.pk} is not rated: step "
@@ -178,7 +179,7 @@ def _fold(replay: _Replay, page: list[Any]) -> None:
     expected: dict[ChangeKey, tuple[str, Skill, Skill]] = {}
     for result in page:
         places = list(result.places.all())
-        if not rateable(places):
+        if not rateable(places) or chosen_unrated(result):
             continue
         replay.report.matches += 1
         before = {}
