@@ -18,6 +18,7 @@ urlpatterns = [
     path("<int:tournament_id>/start/", views.start_round, name="tournament_start_round"),
     path("<int:tournament_id>/finish/", views.finish_round, name="tournament_finish_round"),
     path("<int:tournament_id>/tables/<int:table_id>/void/", views.void_table, name="tournament_void_table"),
+    path("<int:tournament_id>/tables/<int:table_id>/replace/", views.replace_player, name="tournament_replace"),
     path("<int:tournament_id>/pause/", views.pause, name="tournament_pause"),
     path("<int:tournament_id>/resume/", views.resume, name="tournament_resume"),
     path("<int:tournament_id>/cancel/", views.cancel, name="tournament_cancel"),

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from tables.models import Entry, Tournament, TournamentTable
 from tables.play.services.errors import TableError
-from tables.tournaments import controls, rendering, services
+from tables.tournaments import controls, rendering, replacing, services
 from tables.tournaments.forms import EntrantForm, NewTournamentForm, ReasonForm
 from tables.tournaments.services import REASON_LENGTH
 
@@ -129,8 +129,8 @@ def _reason(request: HttpRequest) -> str:
     return form.cleaned_data["reason"]
 
 
-def _entrant(request: HttpRequest) -> User:
-    form = EntrantForm(request.POST)
+def _entrant(request: HttpRequest, field: str = "username") -> User:
+    form = EntrantForm({"username": request.POST.get(field, "")})
     user = User.objects.filter(username=form.data.get("username", "").strip()).first() if form.is_valid() else None
     if user is None:
         raise TableError(gettext("There is no member with that username."))
@@ -168,3 +168,14 @@ def void_table(request: HttpRequest, tournament_id: int, table_id: int) -> HttpR
     get_object_or_404(TournamentTable, pk=table_id, round__tournament=tournament)
     return _act(request, tournament_id, lambda: services.void_table(
         table_id=table_id, staff=request.user, reason=_reason(request)), _("The table is voided."))
+
+
+@require_POST
+def replace_player(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+    """The organiser seats another member for one who has to leave (before the round starts, or during play)."""
+    _staff_only(request)
+    tournament = get_object_or_404(Tournament, pk=tournament_id)  # by key first: an id past the database's is a 404
+    get_object_or_404(TournamentTable, pk=table_id, round__tournament=tournament)
+    return _act(request, tournament_id, lambda: replacing.replace_player(
+        table_id=table_id, staff=request.user, leaving=_entrant(request, "leaving"),
+        joining=_entrant(request, "joining")), _("The player is replaced."))

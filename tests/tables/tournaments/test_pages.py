@@ -147,6 +147,10 @@ def test_staff_run_a_tournament_from_the_page(make_member) -> None:
     client.post(reverse("tournament_redraw", args=[cup.pk]))
     client.post(reverse("tournament_start_round", args=[cup.pk]))
     table = TournamentTable.objects.get(round__tournament=cup)
+    running = client.get(reverse("tournament", args=[cup.pk])).content.decode()
+    assert reverse("tournament_round_print", args=[cup.pk, 1]) in running  # the organiser's way to the club's tables
+    assert reverse("tournament_round_print", args=[cup.pk, 1]) not in client_for(ann).get(
+        reverse("tournament", args=[cup.pk])).content.decode()
     response = client.post(reverse("tournament_finish_round", args=[cup.pk]), follow=True)
     assert "Tables still without a result: 1." in messages_of(response)
     services.record_swiss_result(table_id=table.pk, winner=ann if ann.pk in table.seats else ben)
@@ -212,3 +216,32 @@ def test_a_table_played_online_has_a_watch_link_and_no_shows_are_marked(make_mem
     item = page.split(f'data-table="{drawn.pk}"')[1].split('data-table="')[0]
     assert reverse("table", args=[play.code]) in item and "Watch" in item
     assert f"{seated[1].shown_name} <span class=\"badge\">no-show</span>" in item
+
+
+def test_the_organiser_replaces_a_player_from_the_page(make_member) -> None:
+    staff = make_member("boss", is_staff=True)
+    cup = controls.organise(organiser=staff, name="Cup", game="hawsker", format="swiss", rounds=1)
+    services.open_entries(tournament_id=cup.pk, staff=staff)
+    ann, ben = make_member("ann"), make_member("ben")
+    for member in (ann, ben):
+        services.enter(tournament_id=cup.pk, user=member)
+    services.close_entries(tournament_id=cup.pk, staff=staff)
+    table = services.draw_next_round(tournament_id=cup.pk, staff=staff).tables.get()
+    cal = make_member("cal")
+    url = reverse("tournament_replace", args=[cup.pk, table.pk])
+    assert client_for(ann).post(url, {"leaving": "ann", "joining": "cal"}).status_code == 403
+    client = client_for(staff)
+    page = client.get(reverse("tournament", args=[cup.pk])).content.decode()
+    assert url in page
+    for data, said in (({"leaving": "ann", "joining": "nobody"}, "There is no member with that username."),
+                       ({"leaving": "cal", "joining": "ann"}, "cal does not play at that table.")):
+        response = client.post(url, data, follow=True)
+        assert any(said in message for message in messages_of(response)), messages_of(response)
+        table.refresh_from_db()
+        assert sorted(table.seats) == sorted([ann.pk, ben.pk])
+    response = client.post(url, {"leaving": "ann", "joining": "cal"}, follow=True)
+    assert "The player is replaced." in messages_of(response)
+    table.refresh_from_db()
+    assert sorted(table.seats) == sorted([cal.pk, ben.pk])
+    assert [(line["out"], line["in"]) for line in table.replacements] == [(ann.pk, cal.pk)]
+    assert "cal" in response.content.decode() and "for" in response.content.decode()
