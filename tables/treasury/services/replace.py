@@ -137,6 +137,11 @@ def _write(*, admin: User, record_id: int, reason: str, kind: str, facts: dict[s
                            % {"game": old.get_game_display(), "kind": Kind(kind).label})
     if InPersonRecord.objects.filter(replaces=old).exists():
         raise AlreadyReplaced(old, newest_version(old))
+    if old.night is not None and old.night.tournament_table_id is not None:
+        # The table's session points were recorded from these hands; changing one here would leave them behind.
+        raise ReplaceError(gettext("This hand was played at a tournament table: its points are the tournament's "
+                                   "record. If the sheet was entered wrongly, the organiser voids the table with a "
+                                   "reason."))
     facts = {**inperson.house_facts(record=old, kind=kind), **facts}  # the night's house rules stay the hand's
     return RECORDERS[kind](admin=admin, replaces=old, reason=reason, **facts)
 

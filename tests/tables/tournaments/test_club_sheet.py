@@ -17,6 +17,7 @@ from tables.models import ClubNight, InPersonRecord, LedgerEntry, NightDraft, Ni
 from tables.play.services.errors import TableError
 from tables.tournaments import club_tables, services
 from tables.treasury.services import nights
+from tables.treasury.services.replace import ReplaceError, replace_in_person_record
 from tests.tables.tournaments.club_support import session_tournament
 
 pytestmark = pytest.mark.django_db
@@ -202,3 +203,20 @@ def test_the_sheet_opens_only_for_a_started_session_table_at_the_club(make_membe
     member.force_login(members[0])
     assert member.post(reverse("tournament_table_sheet", args=[club.pk])).status_code == 403
     assert not NightDraft.objects.exists()
+
+
+def test_a_saved_tournament_hand_is_not_replaced_behind_the_tournaments_back(staff_client, club_table,
+                                                                             treasurer) -> None:
+    token, page = open_sheet(staff_client, club_table)
+    played = hands(seed=12, count=HANDS)
+    save(staff_client, token, enter(staff_client, token, page, club_table, played))
+    club_table.refresh_from_db()
+    points = dict(club_table.points)
+    record = InPersonRecord.objects.order_by("pk").first()
+    entries = LedgerEntry.objects.count()
+    with pytest.raises(ReplaceError, match="tournament table"):
+        replace_in_person_record(admin=treasurer, record_id=record.pk, reason="wrong picker", kind=record.kind,
+                                 facts={})
+    club_table.refresh_from_db()
+    assert club_table.points == points and LedgerEntry.objects.count() == entries
+    assert InPersonRecord.objects.count() == HANDS
