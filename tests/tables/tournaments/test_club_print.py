@@ -11,20 +11,10 @@ from django.urls import reverse
 
 from tables.tournaments import services
 from tables.tournaments.club_tables import set_where
+from tests.tables.helpers import client_for
 from tests.tables.tournaments.club_support import session_tournament, swiss_tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff(make_member):
-    return make_member("organiser", is_staff=True)
-
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def print_url(tournament, number: int = 1) -> str:
@@ -44,7 +34,7 @@ def test_seat_cards_and_score_sheets_of_a_session(make_member, staff) -> None:
     assert (len(five.seats), len(four.seats)) == (5, 4)
     four = set_where(table_id=four.pk, staff=staff, where="club")
 
-    response = client_of(staff).get(print_url(tournament))
+    response = client_for(staff).get(print_url(tournament))
     assert response.status_code == 200
     page = response.content.decode()
     cards = blocks(page, "seat-card")
@@ -90,7 +80,7 @@ def test_a_swiss_round_prints_one_match_row_and_a_card_for_the_bye(make_member, 
     bye = next(table for table in drawn.tables.all() if table.is_bye)
     for table in matches:
         set_where(table_id=table.pk, staff=staff, where="club")
-    page = client_of(staff).get(print_url(tournament)).content.decode()
+    page = client_for(staff).get(print_url(tournament)).content.decode()
     cards = blocks(page, "seat-card")
     assert sorted(int(re.search(r'data-member="(\d+)"', card).group(1)) for card in cards) == sorted(
         member.pk for member in members)
@@ -108,4 +98,4 @@ def test_staff_only(make_member, staff, member_client) -> None:
     assert member_client.get(print_url(tournament)).status_code == 403
     anonymous = Client().get(print_url(tournament))
     assert anonymous.status_code == 302 and "login" in anonymous["Location"]
-    assert client_of(staff).get(print_url(tournament, 2)).status_code == 404  # not drawn yet
+    assert client_for(staff).get(print_url(tournament, 2)).status_code == 404  # not drawn yet

@@ -4,26 +4,15 @@ for an online table, before the round starts, for someone not at the table, and 
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from tables.models import TournamentTable
 from tables.tournaments import club_tables, services
 from tables.tournaments.selectors import standings
+from tests.tables.helpers import client_for
 from tests.tables.tournaments.club_support import swiss_tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff(make_member):
-    return make_member("organiser", is_staff=True)
-
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_the_winner_form_for_a_swiss_club_table(make_member, staff) -> None:
@@ -32,7 +21,7 @@ def test_the_winner_form_for_a_swiss_club_table(make_member, staff) -> None:
     club, online = drawn.tables.order_by("number")
     club_tables.set_where(table_id=club.pk, staff=staff, where="club")
     url = reverse("tournament_table_winner", args=[club.pk])
-    office = client_of(staff)
+    office = client_for(staff)
     first, second = club.seats
 
     early = office.post(url, {"winner": second})
@@ -48,7 +37,7 @@ def test_the_winner_form_for_a_swiss_club_table(make_member, staff) -> None:
 
     stranger = office.post(url, {"winner": online.seats[0]})
     assert stranger.status_code == 400
-    assert client_of(by_id[first]).post(url, {"winner": first}).status_code == 403
+    assert client_for(by_id[first]).post(url, {"winner": first}).status_code == 403
     club.refresh_from_db()
     assert club.winner_id is None
 
