@@ -19,6 +19,7 @@ from tests.tables.tournaments.championship import (
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 
 
+@pytest.mark.timeout(1200)  # some 240 hands through the services, beside the e2e tier on a loaded machine
 def test_twenty_three_play_a_sheepshead_championship(make_member, monkeypatch,
                                                       django_capture_on_commit_callbacks) -> None:
     time = fake_time(monkeypatch)
@@ -30,6 +31,7 @@ def test_twenty_three_play_a_sheepshead_championship(make_member, monkeypatch,
     assert len(expected) == 23 and len(no_shows) == 3
 
 
+@pytest.mark.timeout(600)
 def test_nine_play_a_hawsker_swiss_of_four_rounds(make_member, monkeypatch,
                                                   django_capture_on_commit_callbacks) -> None:
     time = fake_time(monkeypatch)
