@@ -46,7 +46,8 @@ def _sheet_hands(rng: random.Random, players: int, count: int) -> list[tuple[int
     made = []
     for _ in range(count):
         picker = rng.randrange(players)
-        partner = rng.choice([None, *[seat for seat in range(players) if seat != picker]])
+        others = [seat for seat in range(players) if seat != picker] if players >= 5 else []  # partners: 5 or more
+        partner = rng.choice([None, *others])
         made.append((picker, partner, rng.choice([0, 29, 30, 31, 45, 60, 61, 75, 90, 91, 120])))
     return made
 
@@ -81,16 +82,16 @@ def _online_worth(table: TournamentTable) -> dict[int, int]:
 
 
 def run_sheepshead_championship(*, make_member, staff: User, time: FakeTime, capture, entrants: int, sessions: int,
-                                hands: int, seed: int) -> tuple[Tournament, dict[int, int], set[int]]:
+                                hands: int, seed: int) -> tuple[Tournament, dict[int, int], list[int]]:
     """Every session: drawn, table 1 played at the club, one member of the last table never comes (the bot plays
     their seat), the others play their own hands. Returns the tournament, each member's total by hand calculation
-    and the no-shows."""
+    and the no-shows, one a session."""
     rng = random.Random(seed)
     tournament, members = _entered(make_member, staff, count=entrants, prefix="s", name="Club championship",
                                    game="sheepshead", format="sessions", rounds=sessions, hands_per_session=hands,
                                    options={"stake_cents": STAKE})
     expected = Counter({member.pk: 0 for member in members})
-    no_shows: set[int] = set()
+    no_shows: list[int] = []
     job = TournamentJob()
     for number in range(1, sessions + 1):
         drawn = services.draw_next_round(tournament_id=tournament.pk, staff=staff)
@@ -98,7 +99,7 @@ def run_sheepshead_championship(*, make_member, staff: User, time: FakeTime, cap
         club_tables.set_where(table_id=tables[0].pk, staff=staff, where="club")
         services.start_round(tournament_id=tournament.pk, staff=staff)
         absent = tables[-1].seats[number % len(tables[-1].seats)]
-        no_shows.add(absent)
+        no_shows.append(absent)
         for table in tables[1:]:
             table.refresh_from_db()
             present = set(table.seats) - {absent}
