@@ -8,6 +8,11 @@
 2. Results left behind: a played-out table whose result is missing (the on-commit recording failed, or the process
    died in between) is recorded (tables.tournaments.results).
 
+The job looks at most every `LOOK_EVERY`, sooner when a no-show falls due: the clock passes every second in every
+process, and a look costs a few queries even when no tournament is playing. A result left behind waits at most that
+long (the on-commit recording is the path that normally records it at once). A look that fails leaves the job due,
+so the next pass looks again.
+
 Everything due is read from the database, so a restart loses nothing; each write is made under the tournament's
 row lock and re-checked there (a member already written down is not written again), so two processes' passes, or
 a pass and a staff action, change each table once.
@@ -27,6 +32,8 @@ from tables.tournaments import results
 from tables.tournaments.services import _locked_table
 
 log = logging.getLogger(__name__)
+
+LOOK_EVERY = timedelta(seconds=30)
 
 
 def _playing_online() -> list[TournamentTable]:
@@ -88,13 +95,22 @@ def _mark(table_id: int, *, now: datetime) -> None:
 
 
 class TournamentJob:
-    """One look per pass: the no-shows due, then the results left behind."""
+    """A look (the no-shows due, then the results left behind) when one is due; a pass in between costs nothing.
+    `now` is for tests; the clock calls it without."""
 
-    def __call__(self, *, now: datetime | None = None) -> datetime | None:
+    def __init__(self) -> None:
+        self.next_look: datetime | None = None
+
+    def __call__(self, *, now: datetime | None = None) -> datetime:
+        now = now or timezone.now()
+        if self.next_look is not None and now < self.next_look:
+            return self.next_look
+        self.next_look = None  # due until this look has succeeded
         due = mark_no_shows(now=now)
         for table_id in results.missing_results():
             try:
                 results.record_online_result(table_id=table_id)
-            except Exception:  # one table's trouble does not hold up the others; it is tried again next pass
+            except Exception:  # one table's trouble does not hold up the others; it is tried again next look
                 log.exception("tournaments: the result of table %s could not be recorded", table_id)
-        return due
+        self.next_look = now + LOOK_EVERY if due is None else min(due, now + LOOK_EVERY)
+        return self.next_look

@@ -92,7 +92,6 @@ def run_sheepshead_championship(*, make_member, staff: User, time: FakeTime, cap
                                    options={"stake_cents": STAKE})
     expected = Counter({member.pk: 0 for member in members})
     no_shows: list[int] = []
-    job = TournamentJob()
     for number in range(1, sessions + 1):
         drawn = services.draw_next_round(tournament_id=tournament.pk, staff=staff)
         tables = list(drawn.tables.order_by("number"))
@@ -110,7 +109,7 @@ def run_sheepshead_championship(*, make_member, staff: User, time: FakeTime, cap
             expected.update(_online_worth(table))
         expected.update(_enter_club_sheet(tables[0], staff, rng, hands))
         time.to(time.now + timedelta(minutes=tournament.no_show_minutes + 1))
-        run_pass(lambda: None, jobs={"tournaments": job})  # the clock's job: no-shows written down, results kept
+        run_pass(lambda: None, jobs={"tournaments": TournamentJob()})  # a clock pass: no-shows marked, results kept
         services.finish_round(tournament_id=tournament.pk, staff=staff)
         marked = TournamentTable.objects.get(pk=tables[-1].pk).no_shows
         assert marked == [absent], (marked, absent)

@@ -11,7 +11,7 @@ from tables.models import TournamentTable
 from tables.play import background
 from tables.play.services import clock
 from tables.tournaments import services
-from tables.tournaments.clock import TournamentJob
+from tables.tournaments.clock import LOOK_EVERY, TournamentJob, mark_no_shows
 from tests.tables.play.table_life import close_page, fake_time, open_page
 from tests.tables.tournaments.online_support import drawn, entered
 
@@ -36,9 +36,9 @@ def test_members_who_never_open_their_table_are_written_down_as_no_shows(make_me
     open_page(table.table, by_id[briefly])  # came, looked, and closed the page again: not a no-show
     close_page(table.table, by_id[briefly])
 
-    job = TournamentJob()
+    job, other_process = TournamentJob(), TournamentJob()
 
-    def a_pass():
+    def a_pass(job: TournamentJob = job):
         return background.run_pass(lambda: clock.sweep(now=time.now), jobs={"tournaments": lambda: job(now=time.now)})
 
     time.to(start + timedelta(minutes=9, seconds=59))
@@ -53,9 +53,10 @@ def test_members_who_never_open_their_table_are_written_down_as_no_shows(make_me
     time.to(start + timedelta(minutes=11))
     open_page(table.table, by_id[late])  # too late: the record stands
     a_pass()
-    a_pass()  # a second process's pass: nothing twice
+    a_pass(other_process)  # a second process's pass: nothing twice
     assert TournamentTable.objects.get(pk=table.pk).no_shows == sorted([never, late])
-    assert job(now=time.now) is None  # nothing more to wait for
+    assert mark_no_shows(now=time.now) is None  # nothing more to wait for
+    assert job(now=time.now) == time.now + LOOK_EVERY  # so the job looks again only for results left behind
 
 
 def test_a_voided_table_is_left_alone(make_member, monkeypatch) -> None:
@@ -68,5 +69,38 @@ def test_a_voided_table_is_left_alone(make_member, monkeypatch) -> None:
     (table,) = round_.tables.all()
     services.void_table(table_id=table.pk, staff=staff, reason="The organiser seated the wrong field.")
     time.to(time.now + timedelta(hours=1))
-    assert TournamentJob()(now=time.now) is None
+    assert mark_no_shows(now=time.now) is None
+    TournamentJob()(now=time.now)
     assert TournamentTable.objects.get(pk=table.pk).no_shows == []
+
+
+def test_the_job_looks_again_only_when_due_and_after_a_failed_look(make_member, monkeypatch,
+                                                                     django_assert_num_queries) -> None:
+    """The clock passes every second in every process: between looks the job asks nothing of the database, and a
+    look that failed is made again on the next pass, not a look interval later."""
+    time = fake_time(monkeypatch)
+    staff = make_member("organiser", is_staff=True)
+    tournament, _ = entered(make_member, staff, game="sheepshead", format="sessions", count=5, rounds=1,
+                            hands_per_session=2)
+    drawn(tournament, staff)
+    start = time.now
+    services.start_round(tournament_id=tournament.pk, staff=staff)
+    job = TournamentJob()
+    failures = []
+
+    def failing(*, now=None):
+        failures.append(now)
+        raise RuntimeError("the database went away")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("tables.tournaments.clock.mark_no_shows", failing)
+        background.run_pass(lambda: None, jobs={"tournaments": lambda: job(now=time.now)})  # logged, not raised
+    assert failures == [start]
+    assert job.next_look is None  # still due
+
+    assert job(now=time.now) == start + LOOK_EVERY  # looked; nobody is due before the interval is up
+    time.to(start + timedelta(seconds=29))
+    with django_assert_num_queries(0):
+        assert job(now=time.now) == start + LOOK_EVERY
+    time.to(start + timedelta(minutes=9, seconds=50))
+    assert job(now=time.now) == start + timedelta(minutes=10)  # the no-shows' deadline is sooner than a look
