@@ -16,7 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db.models import Case, Count, DateField, F, OuterRef, Q, QuerySet, Subquery, Sum, Value, When
+from django.db.models import Case, Count, DateField, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum, Value, When
 from django.db.models.functions import Coalesce, NullIf, TruncDate
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
@@ -545,7 +545,11 @@ def standings(*, game: str, start: date | None = None, end: date | None = None, 
 
     Members with fewer than `minimum` games (hands, or matches) follow unranked; the house (every bot seat, one
     line per bot level: easy, normal, strong) is last and never ranked. Returns ranked members, then unranked
-    ones, then the house."""
+    ones, then the house.
+
+    The club's standings rank the club's own play: a tournament's hands and matches (online at a tournament table,
+    or on a night sheet kept for one) are left out, whatever the game. A tournament has its own standings (and
+    moves ratings when it is rated); the members' histories still list those hands."""
     spec = registry.spec(game)
     lines = _match_lines(spec, start, end) if spec.ranked_by == "matches" else _total_lines(spec, start, end)
     members = sorted((line for line in lines if not line.house), key=lambda s: (*s.measure(), s.name.lower()))
@@ -571,9 +575,26 @@ def _bot_level_of_entry() -> Coalesce:
     return Coalesce(NullIf(Subquery(seat_level), Value("")), F("round__match__table__bot_level"))
 
 
+def _tournament_table_at(play_table: str) -> Exists:
+    """Whether the play table at `play_table` (a lookup from the outer rows) is a tournament's table."""
+    return Exists(TournamentTable.objects.filter(table_id=OuterRef(play_table)))
+
+
+def club_play_entries(entries: QuerySet[LedgerEntry]) -> QuerySet[LedgerEntry]:
+    """The entries of the club's own play: not a round of a tournament's online table, nor a hand of a night sheet
+    kept for a tournament's table at the club (a join and a subquery in the same query, not a query per row)."""
+    return (entries.exclude(_tournament_table_at("round__match__table_id"))
+            .filter(in_person__night__tournament_table__isnull=True))
+
+
+def club_play_places(places: QuerySet[MatchPlace]) -> QuerySet[MatchPlace]:
+    """The match places of the club's own play: not a match at a tournament's table (matches are only online)."""
+    return places.exclude(_tournament_table_at("result__table_id"))
+
+
 def _total_lines(spec: GameSpec, start: date | None, end: date | None) -> list[Standing]:
     rows = (
-        in_period(booked(LedgerEntry.objects.filter(game=spec.key)), start, end)
+        in_period(club_play_entries(booked(LedgerEntry.objects.filter(game=spec.key))), start, end)
         .annotate(level=Case(When(member__isnull=True, then=_bot_level_of_entry()), default=Value("")))
         .values("member", "level")
         .annotate(
@@ -594,7 +615,8 @@ def _total_lines(spec: GameSpec, start: date | None, end: date | None) -> list[S
 
 
 def _match_lines(spec: GameSpec, start: date | None, end: date | None) -> list[Standing]:
-    places = club_days(MatchPlace.objects.filter(result__game=spec.key), "result__finished_at", start, end)
+    places = club_days(club_play_places(MatchPlace.objects.filter(result__game=spec.key)), "result__finished_at",
+                       start, end)
     rows = places.values("user", "bot").annotate(  # a bot's place names its level
         matches=Count("id"), won=Count("id", filter=Q(won=True)), total=Sum("total"), hands=Sum("result__rounds"),
     )

@@ -4,7 +4,9 @@ for every table played at the club.
 Why paper at all: at the club's physical tables the session is played and scored on paper, and the treasurer copies
 that paper into the night sheet; the seat cards tell each member where to sit, and the score sheet has the players
 in seat order (the first deals first), one row per hand of the session, so the paper and the sheet agree from the
-start. An online table gets seat cards too (saying it is played online): a member with a card knows where they play.
+start. A Puskiyon session is one game to a target, however many hands that takes: its sheet has rows enough for a
+long game (TARGET_SHEET_ROWS) and staff enter only the final totals from it. An online table gets seat cards too
+(saying it is played online): a member with a card knows where they play.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from dataclasses import dataclass
 from accounts.models import User
 from tables.models import NightDraft, Tournament, TournamentRound, TournamentTable
 from tables.tournaments.club_tables import round_word, table_label
+from tables.tournaments.services import session_target
+
+TARGET_SHEET_ROWS = 20  # a Puskiyon game to 200 at four rarely runs past it; the paper has room on its back
 
 
 @dataclass(frozen=True)
@@ -41,12 +46,14 @@ class RoundPrint:
     cards: list[SeatCard]
     sheets: list[ScoreSheet]
     sessions: bool
+    target: int | None  # a session of a game played to a target (Puskiyon): the total it ends at
 
 
 def round_print(*, tournament: Tournament, round: TournamentRound) -> RoundPrint:
     tables = list(round.tables.order_by("number"))
     members = User.objects.in_bulk([seat for table in tables for seat in table.players])
     sessions = tournament.format == Tournament.Format.SESSIONS
+    target = session_target(tournament)
     drafts = {draft.tournament_table_id: draft
               for draft in NightDraft.objects.filter(tournament_table__in=tables).order_by("-pk")}
     cards: list[SeatCard] = []
@@ -58,8 +65,8 @@ def round_print(*, tournament: Tournament, round: TournamentRound) -> RoundPrint
                                   deals_first=index == 0 and not table.is_bye))
         if table.is_bye or table.void or table.where != TournamentTable.Where.CLUB:
             continue
-        hands = tournament.hands_per_session if sessions else 1
+        hands = TARGET_SHEET_ROWS if target else tournament.hands_per_session if sessions else 1
         sheets.append(ScoreSheet(table=table, label=table_label(table), players=[members[m] for m in table.players],
                                  rows=list(range(1, hands + 1)), draft=drafts.get(table.pk)))
     return RoundPrint(tournament=tournament, round=round, round_title=round_word(tournament, round.number),
-                      cards=cards, sheets=sheets, sessions=sessions)
+                      cards=cards, sheets=sheets, sessions=sessions, target=target)

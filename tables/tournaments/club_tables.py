@@ -6,22 +6,37 @@ the start on where a table plays is fixed (members were told where to sit; an on
 A club table's result comes from paper, as any club night's does: a session table's hands go on the treasurer's
 night sheet (tables.treasury.services.nights), which this module opens for the table, prefilled with its players in
 seat order and the tournament's stake, and which records the table's points when it is saved (in the same
-transaction as the night); a Swiss or round-robin table's winner is chosen by staff from its two players. Each
+transaction as the night); a Swiss or round-robin table's winner is chosen by staff from its two players; a session
+table of a game played to a target (Puskiyon, which the night sheet does not keep) records each player's final
+total, entered by staff from the paper, converted to points as the online table's hands are. Each
 function is one transaction that locks the tournament's row first (services._locked_table), as every tournament
 write does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
+from rules.engine import registry
+from rules.engine.puskiyon.scoring import CARD_POINTS
 from rules.engine.sheepshead.house import NIGHT_OPTIONS
 from tables.models import NightDraft, Tournament, TournamentRound, TournamentTable
 from tables.play.services.errors import TableError
-from tables.tournaments.services import _ensure_open, _ensure_staff, _locked_table, record_swiss_result
+from tables.tournaments.scoring import totals_points
+from tables.tournaments.services import (
+    _ensure_open,
+    _ensure_staff,
+    _locked_table,
+    plays_to_target,
+    record_swiss_result,
+    session_target,
+    set_points,
+)
 from tables.treasury.services import nights
 
 WHERE = TournamentTable.Where
@@ -86,6 +101,9 @@ def open_table_sheet(*, table_id: int, staff: User) -> NightDraft:
         tournament, table = _locked_table(table_id)
         if tournament.format != Tournament.Format.SESSIONS:
             raise TableError(gettext("A Swiss or round-robin table records its winner, not a sheet of hands."))
+        if plays_to_target(tournament.game):
+            raise TableError(gettext("A %(game)s table at the club records each player's final total, not a sheet "
+                                     "of hands.") % {"game": registry.spec(tournament.game).title})
         existing = NightDraft.objects.filter(tournament_table=table).order_by("pk").first()
         if existing is not None:
             return existing
@@ -110,3 +128,39 @@ def record_club_winner(*, table_id: int, staff: User, winner: User) -> Tournamen
             raise TableError(gettext("A session's tables record points, not a winner."))
         _club_table_playing(table)
         return record_swiss_result(table_id=table_id, winner=winner)
+
+
+DECK_POINTS = sum(CARD_POINTS.values())  # the most one Puskiyon hand can add to a total: every card held
+
+
+def record_club_totals(*, table_id: int, staff: User, totals: Sequence[int]) -> TournamentTable:
+    """A Puskiyon session played at the club: staff enter each seat's final total (the penalty points each player
+    ended the game with), in seat order, from the table's paper. The game ends after the hand in which a total
+    reaches the target, so at least one does, and none can pass it by more than one hand's cards. The table's points
+    are the totals converted as an online table's hands are (scoring.totals_points), written by the one check every
+    session result passes (services.set_points). Recorded once: a wrong result is voided, not overwritten."""
+    with transaction.atomic():
+        _ensure_staff(staff)
+        tournament, table = _locked_table(table_id)
+        target = session_target(tournament)
+        if target is None:
+            raise TableError(gettext("Only a session of a game played to a target records final totals."))
+        _club_table_playing(table)
+        if table.points is not None:
+            raise TableError(gettext("That table's result is already recorded."))
+        given = list(totals)
+        players = table.players
+        if len(given) != len(players):
+            raise TableError(gettext("Give one total for each of the table's %(count)s players.")
+                             % {"count": len(players)})
+        if any(not isinstance(total, int) or isinstance(total, bool) or total < 0 for total in given):
+            raise TableError(gettext("Totals are whole numbers, 0 or more."))
+        if max(given) < target:
+            raise TableError(gettext("Nobody's total reaches %(target)s: the game goes on until one does.")
+                             % {"target": target})
+        most = target - 1 + DECK_POINTS
+        if max(given) > most:
+            raise TableError(gettext("A game to %(target)s ends with totals of at most %(most)s.")
+                             % {"target": target, "most": most})
+        points = totals_points(game=tournament.game, totals=given, options=tournament.house_rules)
+        return set_points(tournament, table, points=dict(zip(players, points, strict=True)))

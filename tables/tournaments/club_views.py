@@ -1,6 +1,7 @@
 """The club's side of a tournament round, for staff: the round's print page (seat cards and score sheets), opening
 the treasurer's night sheet for a session table played at the club, the winner of a Swiss or round-robin match
-played there, and where a drawn table plays. Thin: each parses, calls one service or selector, renders.
+played there, each player's final total of a Puskiyon session played there, and where a drawn table plays. Thin:
+each parses, calls one service or selector, renders.
 
 Staff only: a member who is not staff gets 403 (the draw before it is announced, and other members' seats, are not
 theirs to see); a visitor who is not logged in is sent to log in first.
@@ -26,8 +27,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from tables.models import Tournament, TournamentRound, TournamentTable
+from tables.play.request_numbers import WholeNumberField
 from tables.play.services.errors import TableError
-from tables.tournaments import club_tables
+from tables.tournaments import club_tables, services
 from tables.tournaments.club_print import round_print
 
 
@@ -126,4 +128,49 @@ def table_winner(request: HttpRequest, table_id: int) -> HttpResponse:
     return TemplateResponse(request, "tables/tournaments/club_winner.html", {
         **admin.site.each_context(request), "title": club_tables.table_label(table), "table": table, "form": form,
         "players": players, "print_url": _print_url(table),
+    }, status=status)
+
+
+class TotalsForm(forms.Form):
+    """One final total per seat, in seat order; the service checks what the totals may be (the form only reads
+    whole numbers), so a page and a call are refused alike."""
+
+    def __init__(self, *args: Any, players: list[User], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+        for seat, player in enumerate(players, start=1):
+            self.fields[f"total_{seat}"] = WholeNumberField(
+                label=gettext("%(seat)s. %(member)s") % {"seat": seat, "member": player.shown_name}, min_value=0)
+
+    def totals(self) -> list[int]:
+        return [self.cleaned_data[f"total_{seat}"] for seat in range(1, len(self.players) + 1)]
+
+
+@staff_only
+@require_http_methods(["GET", "POST"])
+def table_totals(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A Puskiyon session played at the club: each player's final total."""
+    table = _table(table_id)
+    by_id = User.objects.in_bulk(table.players)
+    players = [by_id[member_id] for member_id in table.players]
+    recorded = table.points or {}
+    form = TotalsForm(request.POST or None, players=players,
+                      initial={f"total_{seat}": recorded.get(str(member_id))
+                               for seat, member_id in enumerate(table.players, start=1)})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                club_tables.record_club_totals(table_id=table.pk, staff=request.user, totals=form.totals())
+            except TableError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, gettext("Recorded: the final totals of %(table)s.")
+                                 % {"table": club_tables.table_label(table)})
+                return redirect(_print_url(table) + f"#sheet-{table.number}")
+        status = 400
+    return TemplateResponse(request, "tables/tournaments/club_totals.html", {
+        **admin.site.each_context(request), "title": club_tables.table_label(table), "table": table, "form": form,
+        "target": services.session_target(table.round.tournament), "recorded": table.points is not None,
+        "print_url": _print_url(table),
     }, status=status)

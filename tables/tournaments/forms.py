@@ -18,7 +18,7 @@ from tables.models import Tournament
 from tables.play.forms import OPTION_PREFIX, NewTableForm, choose_game
 from tables.play.request_numbers import WholeNumberField
 from tables.tournaments.controls import MAX_NO_SHOW_MINUTES
-from tables.tournaments.services import NAME_LENGTH, REASON_LENGTH
+from tables.tournaments.services import NAME_LENGTH, REASON_LENGTH, TARGET_OPTION, plays_to_target
 
 
 def parse_prize_shares(text: str) -> list[int]:
@@ -61,6 +61,16 @@ class NewTournamentForm(forms.Form):
         self.spec: GameSpec = choose_game(self, game)
         for option in self.spec.options:
             self.fields[OPTION_PREFIX + option.name] = NewTableForm._field_for(option)
+        self.session_note = ""
+        if plays_to_target(self.spec.key):
+            # A game played to a target (Puskiyon) has no hands per session to ask: a session is one game.
+            del self.fields["hands_per_session"]
+            target = next((option for option in self.spec.options if option.name == TARGET_OPTION), None)
+            if target is not None:
+                self.session_note = gettext(
+                    "A %(game)s session is one game: it ends after the hand in which somebody's total reaches the "
+                    "target set below (%(default)s unless you change it), and the lowest total is best."
+                ) % {"game": self.spec.title, "default": target.default}
 
     def clean_prize_shares(self) -> list[int]:
         return parse_prize_shares(self.cleaned_data.get("prize_shares") or "")

@@ -10,6 +10,11 @@ follows for its cents: a hand's points still sum to zero. Because of that roundi
 its hands' points, never its money total converted at once. Every path that scores a tournament hand (the online
 table's rounds, the in-person sheet, the ledger's entries for both, the books' check) converts through here, so
 they cannot disagree.
+
+A game played to a target (Puskiyon) is counted in points, so a hand's points are its own and a session's are the
+sum of its hands': each player's final total. A club table of such a game is recorded from those totals alone
+(`totals_points`, tables.tournaments.club_tables.record_club_totals), and that is the same number the online
+table's hands add up to.
 """
 
 from __future__ import annotations
@@ -57,3 +62,13 @@ def tournament_points(match: Any, game: str, options: Mapping[str, Any], *, seat
     """A played match's points per seat, from its score sheet's rows (one per finished round, kept on the match as
     each round ends, so they are whole even inside the transaction that finishes the last round)."""
     return points_over(game=game, hands=[row["deltas"] for row in match.sheet or []], options=options, seats=seats)
+
+
+def totals_points(*, game: str, totals: Sequence[int], options: Mapping[str, Any]) -> list[int]:
+    """A played game's points per seat from its final totals alone (a club table of Puskiyon, whose staff enter
+    only those). The same conversion as the online table's hands summed (`points_over` of one row of the totals),
+    which a game counted in points makes exact; a money game is refused, because its points are rounded hand by
+    hand and its totals alone cannot give them."""
+    if registry.spec(game).unit == "cents":
+        raise ValueError(f"{game}: a money game's tournament points come from its hands, not from its totals")
+    return points_over(game=game, hands=[totals], options=options, seats=len(totals))

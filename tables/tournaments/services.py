@@ -78,6 +78,27 @@ def _two_player(game: str) -> bool:
     return registry.spec(game).max_players == 2
 
 
+ROUNDS_OPTION = "rounds"  # the match-length option of the games played for a number of hands
+TARGET_OPTION = "target"  # Puskiyon's: the game ends after the hand in which a total reaches it
+
+
+def plays_to_target(game: str) -> bool:
+    """Whether a session of `game` is one game to its target rather than a number of hands: a game whose match has
+    no length in hands (Puskiyon: it ends after the hand in which somebody's total reaches the target, however many
+    hands that takes), so `hands_per_session` means nothing for it."""
+    names = {option.name for option in registry.spec(game).options}
+    return TARGET_OPTION in names and ROUNDS_OPTION not in names
+
+
+def session_target(tournament: Tournament) -> int | None:
+    """The total a session of a target game is played to (the tournament's house rule, else the game's default);
+    None for the games whose sessions are a number of hands, and for Swiss rounds and round robins."""
+    if tournament.format != Tournament.Format.SESSIONS or not plays_to_target(tournament.game):
+        return None
+    spec = registry.spec(tournament.game)
+    return int(spec.make_config(spec.default_players, tournament.house_rules).get(TARGET_OPTION))
+
+
 def create_tournament(
     *,
     organiser: User,
@@ -92,7 +113,9 @@ def create_tournament(
     """A tournament in preparation (entries not yet open). Sessions are for the games played at tables of three or
     more, Swiss rounds and round robins for the two-player game: a Swiss pairing is of two. A round robin's rounds
     follow from its field (every pairing once), so it takes none; `hands_per_session` None: the club's default
-    for sessions (a Swiss or round-robin pairing plays one match, not a number of hands)."""
+    for sessions (a Swiss or round-robin pairing plays one match, not a number of hands). A session of a game
+    played to a target (Puskiyon, `plays_to_target`) is one game to the tournament's target: it takes no hands
+    (stored as 0), and the target is its house rule `target`."""
     with transaction.atomic():
         _ensure_staff(organiser)
         title = " ".join(name.split())
@@ -108,9 +131,15 @@ def create_tournament(
             if game not in SESSION_TABLES:
                 raise TableError(gettext("%(game)s is a two-player game: play it in Swiss rounds or a round "
                                          "robin.") % {"game": spec.title})
-            hands = DEFAULT_HANDS_PER_SESSION if hands_per_session is None else hands_per_session
-            if hands < 1:
-                raise TableError(gettext("A session plays at least one hand."))
+            if plays_to_target(game):
+                if hands_per_session is not None:
+                    raise TableError(gettext("A %(game)s session is one game to its target, not a number of "
+                                             "hands.") % {"game": spec.title})
+                hands = 0
+            else:
+                hands = DEFAULT_HANDS_PER_SESSION if hands_per_session is None else hands_per_session
+                if hands < 1:
+                    raise TableError(gettext("A session plays at least one hand."))
             players = SESSION_TABLES[game].ideal
         else:
             if not _two_player(game):
@@ -128,7 +157,7 @@ def create_tournament(
             raise TableError(gettext("A tournament plays at least one round."))
         try:
             config = spec.make_config(players, options)
-            if hands and any(option.name == "rounds" for option in spec.options):
+            if hands and not plays_to_target(game):
                 spec.make_config(players, {**dict(config.options), "rounds": hands})  # a session: a match
         except ConfigError as error:
             raise TableError(str(error)) from None

@@ -59,6 +59,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         **rendering.live_context(tournament),
         "entrants": field, "entered": entered,
         "prizes": rendering.prizes(tournament, len(field)),
+        "session_target": services.session_target(tournament),
         "staff": request.user.is_staff, "reason_form": ReasonForm(), "entrant_form": EntrantForm(),
     }
     return render(request, "tables/tournaments/tournament.html", context)
