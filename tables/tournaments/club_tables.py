@@ -66,7 +66,7 @@ def set_where(*, table_id: int, staff: User, where: str) -> TournamentTable:
         _ensure_staff(staff)
         if where not in WHERE.values:
             raise TableError(gettext("A tournament table is played online or at the club."))
-        _, table = _locked_table(table_id)
+        tournament, table = _locked_table(table_id)
         if table.round.status != TournamentRound.Status.DRAWN:
             raise TableError(gettext("Round %(number)s has started: where its tables play is fixed.")
                              % {"number": table.round.number})
@@ -74,10 +74,26 @@ def set_where(*, table_id: int, staff: User, where: str) -> TournamentTable:
             raise TableError(gettext("A bye is played nowhere."))
         if table.void:
             raise TableError(gettext("That table was voided."))
+        if where == WHERE.CLUB:
+            _ensure_sheet_scores(tournament)
         if table.where != where:
             table.where = where
             table.save(update_fields=["where"])
         return table
+
+
+SHEET_CANNOT_SCORE = {"hawk": ("bonus_per_trick",)}
+"""House rules a game's club score sheet does not take: the treasurer's Hawk sheet counts each bonus kind once per
+side, so a tournament that counts every bonus trick would score its club tables by another rule than its online
+ones."""
+
+
+def _ensure_sheet_scores(tournament: Tournament) -> None:
+    """The tournament's house rules are ones its club tables' sheet can score."""
+    rules = tournament.house_rules
+    if any(rules.get(name) for name in SHEET_CANNOT_SCORE.get(tournament.game, ())):
+        raise TableError(gettext("The club's score sheet counts each bonus kind once per side; this tournament "
+                                 "counts every bonus trick, so its tables play online."))
 
 
 def _club_table_playing(table: TournamentTable) -> None:

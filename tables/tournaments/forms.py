@@ -18,7 +18,7 @@ from tables.models import Tournament
 from tables.play.forms import OPTION_PREFIX, NewTableForm, choose_game
 from tables.play.request_numbers import WholeNumberField
 from tables.tournaments.controls import MAX_NO_SHOW_MINUTES
-from tables.tournaments.services import NAME_LENGTH, REASON_LENGTH, TARGET_OPTION, plays_to_target
+from tables.tournaments.services import NAME_LENGTH, REASON_LENGTH, ROUNDS_OPTION, TARGET_OPTION, plays_to_target
 
 
 def parse_prize_shares(text: str) -> list[int]:
@@ -60,7 +60,8 @@ class NewTournamentForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.spec: GameSpec = choose_game(self, game)
         for option in self.spec.options:
-            self.fields[OPTION_PREFIX + option.name] = NewTableForm._field_for(option)
+            if option.name != ROUNDS_OPTION:  # a session's length is "hands per session"; a pairing plays one match
+                self.fields[OPTION_PREFIX + option.name] = NewTableForm._field_for(option)
         self.session_note = ""
         if plays_to_target(self.spec.key):
             # A game played to a target (Puskiyon) has no hands per session to ask: a session is one game.

@@ -17,11 +17,12 @@ from __future__ import annotations
 from django.utils import timezone
 
 from accounts.models import User
+from rules.engine import registry
 from tables.models import Tournament, TournamentRound, TournamentTable
 from tables.play.services.seated import create_seated_table
 
-ROUNDS_OPTION = "rounds"
 NAME_LENGTH = 60  # Table.name's max_length
+ROUNDS_OPTION = "rounds"  # the match-length option of the games played for a number of hands
 
 
 def table_name(tournament: Tournament, round: TournamentRound, table: TournamentTable) -> str:
@@ -36,7 +37,8 @@ def table_name(tournament: Tournament, round: TournamentRound, table: Tournament
 def match_options(tournament: Tournament) -> dict[str, object]:
     """The play table's house rules: the tournament's, and for a session the number of hands it plays."""
     options = tournament.house_rules
-    if tournament.format == Tournament.Format.SESSIONS and ROUNDS_OPTION in options:
+    spec = registry.spec(tournament.game)
+    if tournament.format == Tournament.Format.SESSIONS and any(o.name == ROUNDS_OPTION for o in spec.options):
         options[ROUNDS_OPTION] = tournament.hands_per_session
     return options
 

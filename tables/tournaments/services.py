@@ -78,7 +78,7 @@ def _two_player(game: str) -> bool:
     return registry.spec(game).max_players == 2
 
 
-ROUNDS_OPTION = "rounds"  # the match-length option of the games played for a number of hands
+ROUNDS_OPTION = online.ROUNDS_OPTION
 TARGET_OPTION = "target"  # Puskiyon's: the game ends after the hand in which a total reaches it
 
 

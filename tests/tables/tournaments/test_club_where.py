@@ -89,3 +89,23 @@ def test_the_print_page_switches_a_table_for_staff_only(make_member, staff) -> N
     office.post(url, {"where": "online"})
     assert wheres(drawn) == ["club", "online"]
     assert f'action="{url}"' not in office.get(printed).content.decode()
+
+
+def test_a_hawk_tournament_counting_every_bonus_trick_keeps_its_tables_online(make_member, staff) -> None:
+    """The club's Hawk sheet counts each bonus kind once per side: a club table of such a tournament would be scored
+    by another rule than its online tables."""
+    every_trick = services.create_tournament(organiser=staff, name="Hawk cup", game="hawk", format="sessions",
+                                             rounds=1, hands_per_session=4, options={"bonus_per_trick": True})
+    once = services.create_tournament(organiser=staff, name="Hawk evening", game="hawk", format="sessions",
+                                      rounds=1, hands_per_session=4)
+    for tournament, prefix in ((every_trick, "e"), (once, "o")):
+        services.open_entries(tournament_id=tournament.pk, staff=staff)
+        for index in range(4):
+            services.add_entrant(tournament_id=tournament.pk, staff=staff, user=make_member(f"{prefix}{index}"))
+        services.close_entries(tournament_id=tournament.pk, staff=staff)
+    refused = services.draw_next_round(tournament_id=every_trick.pk, staff=staff).tables.get()
+    with pytest.raises(TableError, match="counts every bonus trick"):
+        set_where(table_id=refused.pk, staff=staff, where="club")
+    assert TournamentTable.objects.get(pk=refused.pk).where == "online"
+    allowed = services.draw_next_round(tournament_id=once.pk, staff=staff).tables.get()
+    assert set_where(table_id=allowed.pk, staff=staff, where="club").where == "club"

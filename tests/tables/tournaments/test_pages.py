@@ -245,3 +245,14 @@ def test_the_organiser_replaces_a_player_from_the_page(make_member) -> None:
     assert sorted(table.seats) == sorted([cal.pk, ben.pk])
     assert [(line["out"], line["in"]) for line in table.replacements] == [(ann.pk, cal.pk)]
     assert "cal" in response.content.decode() and "for" in response.content.decode()
+
+
+def test_the_setup_form_asks_a_sessions_length_once(make_member) -> None:
+    """A session's length is "hands per session"; the game's own match length ("rounds") would be a second answer to
+    the same question, which the online table would then ignore."""
+    client = client_for(make_member("boss", is_staff=True))
+    for game in ("sheepshead", "hawk"):
+        page = client.get(reverse("tournament_create"), {"game": game}).content.decode()
+        assert 'name="hands_per_session"' in page, game
+        assert 'name="opt_rounds"' not in page, game
+        assert 'name="opt_partner"' in page or game == "hawk"
