@@ -55,7 +55,7 @@ from tables.play.services.errors import TableError
 
 LEDGER_HEADER = [
     "id", "booked_at", "game", "unit", "member", "bot", "seat", "label", "amount", "amount_shown", "kind",
-    "round_id", "table", "round_number", "in_person_id", "reverses", "corrects", "made_by", "reason",
+    "round_id", "table", "round_number", "in_person_id", "reverses", "corrects", "made_by", "reason", "tournament_id",
 ]
 
 
@@ -66,7 +66,7 @@ def ledger_rows(entries: QuerySet[LedgerEntry]) -> Any:
             e.pk, e.created_at.isoformat(), e.game, e.unit, e.member.username if e.member else "", e.is_bot,
             e.seat, e.label, e.amount, machine_money(e.amount, e.unit), e.kind, e.round_id or "", table,
             e.round.number if e.round_id else "", e.in_person_id or "", e.reverses_id or "", e.corrects_id or "",
-            e.made_by.username if e.made_by else "", e.reason,
+            e.made_by.username if e.made_by else "", e.reason, e.tournament_id or "",
         ]
 
 
@@ -105,7 +105,7 @@ class LedgerEntryAdmin(ReadOnlyRecords):
     list_filter = ("game", "kind", MemberListFilter, "is_bot", "unit", "created_at")
     search_fields = ("member__username", "member__display_name", "label", "reason")
     date_hierarchy = "created_at"
-    list_select_related = ("member", "made_by", "round__match__table", "in_person")
+    list_select_related = ("member", "made_by", "round__match__table", "in_person", "tournament")
     readonly_fields = [f.name for f in LedgerEntry._meta.fields]
     change_list_template = "tables/ledger/admin_ledger_changelist.html"
     actions = ["export_csv"]
@@ -124,6 +124,10 @@ class LedgerEntryAdmin(ReadOnlyRecords):
             url = reverse("admin:tables_round_replay", args=[entry.round_id])
             return format_html('<a href="{}">{}</a>', url, gettext("%(table)s, round %(number)s") % {
                 "table": table_called(entry.round.match.table), "number": entry.round.number})
+        if entry.tournament_id:
+            url = reverse("tournament", args=[entry.tournament_id])
+            return format_html('<a href="{}">{}</a>', url, gettext("tournament %(name)s (entry fees and prizes)") % {
+                "name": entry.tournament.name})
         url = reverse("admin:tables_inpersonrecord_change", args=[entry.in_person_id])
         return format_html('<a href="{}">{}</a>', url, gettext("at the club (%(kind)s)") % {
             "kind": entry.in_person.get_kind_display()})
@@ -132,7 +136,8 @@ class LedgerEntryAdmin(ReadOnlyRecords):
     def correct(self, entry: LedgerEntry) -> str:
         if entry.kind == LedgerEntry.Kind.REVERSAL:
             return ""
-        key = f"round={entry.round_id}" if entry.round_id else f"in_person={entry.in_person_id}"
+        key = (f"round={entry.round_id}" if entry.round_id else f"tournament={entry.tournament_id}"
+               if entry.tournament_id else f"in_person={entry.in_person_id}")
         link = format_html('<a href="{}?{}">{}</a>', reverse("admin:tables_ledgerentry_correct"), key,
                            gettext("correct…"))
         if entry.in_person_id is None:
@@ -175,11 +180,14 @@ class LedgerEntryAdmin(ReadOnlyRecords):
     def correct_view(self, request: HttpRequest) -> HttpResponse:
         source = request.GET.get("round") or request.POST.get("round")
         other = request.GET.get("in_person") or request.POST.get("in_person")
+        fees = request.GET.get("tournament") or request.POST.get("tournament")
         entries = LedgerEntry.objects.filter(reversed_by__isnull=True).exclude(kind=LedgerEntry.Kind.REVERSAL)
         if (round_id := record_id(source)) is not None:
             entries = entries.filter(round_id=round_id)
         elif (in_person_id := record_id(other)) is not None:
             entries = entries.filter(in_person_id=in_person_id)
+        elif (tournament_id := record_id(fees)) is not None:
+            entries = entries.filter(tournament_id=tournament_id)
         else:
             messages.error(request, gettext("Choose the round (or in-person result) to correct from the ledger."))
             return redirect("admin:tables_ledgerentry_changelist")
@@ -202,7 +210,7 @@ class LedgerEntryAdmin(ReadOnlyRecords):
                     count) % {"count": count})
                 return redirect("admin:tables_ledgerentry_changelist")
         return self.page(request, "admin_correct.html", gettext("Correct ledger entries"), form=form, entries=standing,
-                         source_round=source, source_in_person=other)
+                         source_round=source, source_in_person=other, source_tournament=fees)
 
 
 @admin.register(InPersonRecord)

@@ -126,6 +126,24 @@ class EntryAmounts:
         return money_text(self.balance, self.entry.unit)
 
 
+def tournament_where(entry: LedgerEntry) -> str:
+    """Where an entry of a tournament's entry fees and prizes comes from: the tournament, by name."""
+    return gettext("Tournament: %(name)s") % {"name": entry.tournament.name}
+
+
+def tournament_what(entry: LedgerEntry) -> str:
+    """A tournament's fee and prize entry taken apart again: the fee paid and the prize won (the entry is their
+    difference, tables.tournaments.money), or, for the house, that it is what the prizes left of the fees."""
+    if entry.member_id is None:
+        return gettext("What the prizes left of the entry fees")
+    fee = entry.tournament.entry_fee_cents
+    prize = entry.amount + fee
+    if prize:
+        return gettext("Entry fee %(fee)s, prize %(prize)s") % {"fee": dollars_text(fee, signed=False),
+                                                                "prize": dollars_text(prize, signed=False)}
+    return gettext("Entry fee %(fee)s") % {"fee": dollars_text(fee, signed=False)}
+
+
 @dataclass
 class HistoryRow(EntryAmounts):
     entry: LedgerEntry
@@ -141,12 +159,16 @@ class HistoryRow(EntryAmounts):
             called = shown_name(table.name) if table.name else gettext("%(game)s table") % {
                 "game": table.get_game_display()}
             return gettext("%(table)s, round %(number)s") % {"table": called, "number": entry.round.number}
+        if entry.tournament_id is not None:
+            return tournament_where(entry)
         return gettext("At the club's table, %(day)s") % {"day": date_format(entry.in_person.played_on)}
 
     @property
     def what(self) -> str:
         entry = self.entry
         if entry.kind == LedgerEntry.Kind.RESULT:
+            if entry.tournament_id is not None:
+                return tournament_what(entry)
             if entry.in_person_id is not None:
                 record = entry.in_person
                 if record.replaces_id is not None:
@@ -350,7 +372,7 @@ def member_history(*, user: User, game: str | None = None, start: date | None = 
             opening[(row["game"], row["unit"])] = row["total"] or 0
     entries = (
         in_period(mine, start, end).annotate(day_played=F("played"))
-        .select_related("round__match__table", "in_person__recorded_by", "made_by")
+        .select_related("round__match__table", "in_person__recorded_by", "tournament", "made_by")
         .order_by("played", "created_at", "id")
     )
     running = dict(opening)
@@ -371,8 +393,8 @@ def member_history(*, user: User, game: str | None = None, start: date | None = 
             continue  # listed, in points; the game's balance is its money
         line = balances[entry.game]
         line.change += entry.amount
-        if entry.kind == LedgerEntry.Kind.RESULT and entry.in_person_id not in replaced:
-            line.rounds += 1
+        if entry.kind == LedgerEntry.Kind.RESULT and entry.in_person_id not in replaced and entry.tournament_id is None:
+            line.rounds += 1  # a tournament's fee and prize is money, not a hand
     rows.reverse()
     payments = _payments(user, game, start, end, balances)
     return History(rows=rows, balances=list(balances.values()), matches=member_matches(

@@ -189,11 +189,13 @@ CHAIN_FORM = 1  # the version of the canonical form below, itself part of what i
 def entry_digest(*, previous: str, position: int, game: str, unit: str, member_id: int | None, is_bot: bool,
                  seat: int, label: str, amount: int, round_id: int | None, in_person_id: int | None, kind: str,
                  reverses_id: int | None, corrects_id: int | None, reason: str, made_by_id: int | None,
-                 created_at: datetime) -> str:
+                 created_at: datetime, tournament_id: int | None = None) -> str:
     """The SHA-256 (hex) of one ledger entry's canonical form (see LedgerEntry) chained to the entry before it.
 
     Plain values in, so the writing service, `check_books` and the migration that chained the existing rows all
-    hash exactly the same thing."""
+    hash exactly the same thing. `tournament` joins the form only when it is set (a tournament's fees and prizes):
+    every entry written before that source existed, and every entry of a round or an in-person result since, hashes
+    exactly as it did."""
     content = {
         "v": CHAIN_FORM, "previous": previous, "position": position, "game": game, "unit": unit,
         "member": member_id, "is_bot": bool(is_bot), "seat": seat, "label": label, "amount": amount,
@@ -201,17 +203,21 @@ def entry_digest(*, previous: str, position: int, game: str, unit: str, member_i
         "corrects": corrects_id, "reason": reason, "made_by": made_by_id,
         "created_at": created_at.astimezone(UTC).isoformat(timespec="microseconds"),
     }
+    if tournament_id is not None:
+        content["tournament"] = tournament_id
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def digest_of(entry: Any, *, previous: str) -> str:
-    """`entry_digest` of a ledger entry, or of anything with its fields (the migration's historical model)."""
+    """`entry_digest` of a ledger entry, or of anything with its fields (the migration's historical model: 0030's
+    has no `tournament`, which every entry it chained would have had unset anyway)."""
     return entry_digest(
         previous=previous, position=entry.position, game=entry.game, unit=entry.unit, member_id=entry.member_id,
         is_bot=entry.is_bot, seat=entry.seat, label=entry.label, amount=entry.amount, round_id=entry.round_id,
         in_person_id=entry.in_person_id, kind=entry.kind, reverses_id=entry.reverses_id,
-        corrects_id=entry.corrects_id, reason=entry.reason, made_by_id=entry.made_by_id, created_at=entry.created_at)
+        corrects_id=entry.corrects_id, reason=entry.reason, made_by_id=entry.made_by_id, created_at=entry.created_at,
+        tournament_id=getattr(entry, "tournament_id", None))
 
 
 class LedgerEntry(AppendOnlyModel):
@@ -219,7 +225,9 @@ class LedgerEntry(AppendOnlyModel):
 
     Member seats point to the member; bot seats point to no member (the house side), so a round played
     for money (its game's unit is cents) has entries that sum to exactly zero. Exactly one of `round`
-    (played online) and `in_person` (played at the club's table) is set.
+    (played online), `in_person` (played at the club's table) and `tournament` (a tournament's entry fees and
+    prizes, booked when its results are published: one entry per entrant, fee and prize netted, seat = place order,
+    and the house's rest last; tables.tournaments.money) is set.
 
     The ledger is tamper-evident: each game's entries form one hash chain. `position` numbers a game's entries
     1, 2, 3, ... in the order they were written (the writer holds the game's ChainHead row while it appends, so two
@@ -229,6 +237,8 @@ class LedgerEntry(AppendOnlyModel):
         position, game, unit, member (id or null), is_bot, seat, label, amount, round (id or null),
         in_person (id or null), kind, reverses (id or null), corrects (id or null), reason, made_by (id or null),
         created_at (in UTC, ISO 8601 with microseconds, e.g. "2026-12-04T19:00:00.000000+00:00"),
+        and, only when the entry has one, tournament (its id; an entry without a tournament has no such key, so the
+        entries written before that source existed keep their digests),
     encoded as ASCII (`entry_digest`). An entry changed, moved, deleted or inserted behind the services' back breaks
     the chain at that place; `check_books` recomputes every chain and names the first entry that breaks it. The
     chain proves the books were not edited by someone who could not also recompute the digests after their edit;
@@ -260,6 +270,9 @@ class LedgerEntry(AppendOnlyModel):
         InPersonRecord, verbose_name=_("in-person result"),
         on_delete=models.PROTECT, related_name="ledger_entries", null=True, blank=True
     )
+    tournament = models.ForeignKey(
+        "tables.Tournament", verbose_name=_("tournament"), on_delete=models.PROTECT, related_name="ledger_entries",
+        null=True, blank=True, help_text=_("Set for a tournament's entry fees and prizes."))
     kind = models.CharField(verbose_name=_("kind"), max_length=12, choices=Kind.choices, default=Kind.RESULT)
     reverses = models.OneToOneField(
         "self", verbose_name=_("reverses"), on_delete=models.PROTECT, related_name="reversed_by", null=True, blank=True,
@@ -293,8 +306,9 @@ class LedgerEntry(AppendOnlyModel):
         indexes = [models.Index(fields=["member", "game", "created_at"], name="ledger_member_game_at")]
         constraints = [
             models.CheckConstraint(
-                condition=(Q(round__isnull=False) & Q(in_person__isnull=True))
-                | (Q(round__isnull=True) & Q(in_person__isnull=False)),
+                condition=(Q(round__isnull=False) & Q(in_person__isnull=True) & Q(tournament__isnull=True))
+                | (Q(round__isnull=True) & Q(in_person__isnull=False) & Q(tournament__isnull=True))
+                | (Q(round__isnull=True) & Q(in_person__isnull=True) & Q(tournament__isnull=False)),
                 name="ledger_entry_has_one_source",
             ),
             models.CheckConstraint(
@@ -320,6 +334,10 @@ class LedgerEntry(AppendOnlyModel):
                 fields=["in_person", "seat"], condition=Q(kind="result", in_person__isnull=False),
                 name="one_result_per_seat_per_in_person_record",
             ),
+            models.UniqueConstraint(
+                fields=["tournament", "seat"], condition=Q(kind="result", tournament__isnull=False),
+                name="one_result_per_seat_per_tournament",
+            ),
             models.UniqueConstraint(fields=["game", "position"], condition=Q(position__isnull=False),
                                     name="one_entry_per_place_in_a_chain"),
         ]
@@ -337,6 +355,8 @@ class LedgerEntry(AppendOnlyModel):
     def source_label(self) -> str:
         if self.round_id is not None:
             return gettext("online round %(id)s") % {"id": self.round_id}
+        if self.tournament_id is not None:
+            return gettext("entry fees and prizes of tournament %(id)s") % {"id": self.tournament_id}
         return gettext("in-person result %(id)s") % {"id": self.in_person_id}
 
 

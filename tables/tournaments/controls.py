@@ -24,7 +24,7 @@ from django.utils.translation import gettext
 from accounts.models import User
 from tables.models import Tournament, TournamentRound
 from tables.play.services.errors import TableError
-from tables.tournaments import services
+from tables.tournaments import money, services
 from tables.tournaments.push import tournament_changed
 from tables.tournaments.services import REASON_LENGTH, REDRAWS, _ensure_staff, _locked
 
@@ -143,7 +143,9 @@ def cancel(*, tournament_id: int, staff: User, reason: str) -> Tournament:
 
 
 def publish_results(*, tournament_id: int, staff: User) -> Tournament:
-    """The final results are announced on the page (once, when the tournament is finished)."""
+    """The final results are announced on the page (once, when the tournament is finished), and the entry fees and
+    prizes they decide are booked in the ledger in the same transaction (tables.tournaments.money): a refusal there
+    publishes nothing, and the row lock and `published_at` make a second click book nothing more."""
     with transaction.atomic():
         _ensure_staff(staff)
         tournament = _locked(tournament_id)
@@ -153,6 +155,7 @@ def publish_results(*, tournament_id: int, staff: User) -> Tournament:
             raise TableError(gettext("The results are published already."))
         tournament.published_at = timezone.now()
         tournament.save(update_fields=["published_at"])
+        money.book_fees_and_prizes(tournament)
         tournament_changed(tournament.pk)
         return tournament
 

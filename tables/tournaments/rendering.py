@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Max
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
 
 from accounts.models import User
-from tables.models import Entry, Tournament, TournamentRound, TournamentTable
-from tables.tournaments import selectors
+from tables.models import Entry, LedgerEntry, Tournament, TournamentRound, TournamentTable
+from tables.play.services.errors import TableError
+from tables.tournaments import money, selectors
 
 LIVE_TEMPLATE = "tables/tournaments/tournament.html#live"
 
@@ -50,6 +52,42 @@ class Prize:
     place: int
     share: int
     cents: int
+
+
+@dataclass
+class PrizeWon:
+    place: int
+    user: User
+    cents: int
+    tied: bool
+
+
+@dataclass
+class Booked:
+    """The fees and prizes as the ledger has them, for the published page: when they were booked, each prize won,
+    and what the prizes left to the club."""
+
+    at: Any
+    prizes: list[PrizeWon]
+    house: int
+
+
+def booked(tournament: Tournament, standings: list[selectors.Standing], users: dict[int, User]) -> Booked | None:
+    """The booking of a published tournament's fees and prizes (None: nothing was booked); the breakdown is
+    recomputed from the final standings by the sums that booked it (tables.tournaments.money)."""
+    at = LedgerEntry.objects.filter(tournament=tournament, kind=LedgerEntry.Kind.RESULT).aggregate(
+        at=Max("created_at"))["at"]
+    if at is None:
+        return None
+    try:
+        plan = money.fees_and_prizes(tournament, standings)
+    except TableError:
+        plan = None
+    if plan is None:
+        return Booked(at=at, prizes=[], house=0)
+    won = [PrizeWon(place=line.place, user=users[line.user_id], cents=line.prize, tied=line.tied)
+           for line in plan.lines if line.prize and line.user_id in users]
+    return Booked(at=at, prizes=won, house=plan.house)
 
 
 def entrants(tournament: Tournament) -> list[User]:
@@ -125,10 +163,12 @@ def live_context(tournament: Tournament) -> dict[str, Any]:
         for one in standings if one.user_id in users
     ]
     finished = tournament.status == Tournament.Status.FINISHED
+    published = finished and tournament.published_at is not None
     return {
         "tournament": tournament, "rounds": [rounds[number] for number in numbers], "round_numbers": numbers,
         "standings": standing_rows, "is_sessions": is_sessions, "finished": finished,
-        "published": finished and tournament.published_at is not None,
+        "published": published,
+        "booked": booked(tournament, standings, users) if published and tournament.entry_fee_cents else None,
     }
 
 

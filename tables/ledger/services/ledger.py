@@ -8,7 +8,9 @@ night kept for one) are written in points (`tables.tournaments.scoring.hand_poin
 played for places, not for debts between members. A money game's points still sum to zero (each is its settlement
 divided by the stake), and corrections and reversals keep the unit of the entries they fix. A correction never
 touches the entries it corrects; it adds a reversing entry and a new one, both naming the admin and the reason, so
-the books show what was first written and why it changed.
+the books show what was first written and why it changed. A tournament's entry fees and prizes, on the other hand,
+are money: they go into the club's one money book (`units.money_games`) when its results are published
+(`record_tournament_money`).
 
 Refusals are said in the language of the request that asked (gettext when raised): the admin's page shows
 `str(error)` in that same request.
@@ -25,7 +27,8 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from rules.engine import registry
-from tables.models import ChainHead, InPersonRecord, LedgerEntry, Round, Seat, Table, TournamentTable
+from tables.ledger.units import money_games
+from tables.models import ChainHead, InPersonRecord, LedgerEntry, Round, Seat, Table, Tournament, TournamentTable
 from tables.play.request_numbers import LARGEST_INT, whole_number
 from tables.play.selectors import seat_label
 from tables.play.services.errors import NotAllowed, TableError
@@ -164,6 +167,36 @@ def record_in_person(
     return _write_set(entries)
 
 
+def record_tournament_money(
+    *, tournament: Tournament, lines: Sequence[tuple[User | None, int]]
+) -> list[LedgerEntry]:
+    """A tournament's entry fees and prizes, one entry per line in seat order: each entrant's prize less the fee
+    (best place first), and the house's rest (member None) last; in cents, in the club's one money book whatever
+    game the tournament played, dated when its results were published. The lines must sum to zero.
+
+    Called by tables.tournaments.money inside the transaction that publishes the results, the tournament's row
+    locked; the one-result-per-seat constraint stands behind the check that nothing is booked yet."""
+    books = money_games()
+    if len(books) != 1:
+        raise LedgerError(gettext("The club keeps its money in one game's book, and there are %(count)s; nothing "
+                                  "was written.") % {"count": len(books)})
+    if LedgerEntry.objects.filter(tournament=tournament, kind=LedgerEntry.Kind.RESULT).exists():
+        raise LedgerError(gettext("This tournament's entry fees and prizes are already in the ledger."))
+    members = [member.pk for member, _ in lines if member is not None]
+    if len(set(members)) != len(members):
+        raise LedgerError(gettext("Each entrant gets one entry for their fee and prize."))
+    at = tournament.published_at or timezone.now()
+    entries = [
+        LedgerEntry(
+            game=books[0], unit=MONEY, member=member, is_bot=member is None, seat=seat,
+            label=(member.shown_name if member is not None else gettext("The house"))[:LABEL_LENGTH],
+            amount=int(amount), tournament=tournament, kind=LedgerEntry.Kind.RESULT, created_at=at,
+        )
+        for seat, (member, amount) in enumerate(lines)
+    ]
+    return _write_set(entries)
+
+
 def _parse_amount(value: Any) -> int:
     if isinstance(value, bool):
         raise LedgerError(gettext("%(value)s is not an amount.") % {"value": repr(value)})
@@ -198,7 +231,7 @@ def correct_entries(*, admin: User, reason: str, changes: Mapping[int, Any]) -> 
         if missing:
             raise LedgerError(gettext("There is no ledger entry %(ids)s.") % {"ids": ", ".join(map(str, missing))})
         entries = [found[pk] for pk in sorted(wanted)]
-        sources = {(entry.round_id, entry.in_person_id) for entry in entries}
+        sources = {(entry.round_id, entry.in_person_id, entry.tournament_id) for entry in entries}
         if len(sources) != 1:
             raise LedgerError(gettext("Correct the entries of one round at a time."))
         for entry in entries:
@@ -232,7 +265,8 @@ def correct_entries(*, admin: User, reason: str, changes: Mapping[int, Any]) -> 
         for entry in entries:
             common = dict(
                 game=entry.game, unit=entry.unit, member_id=entry.member_id, is_bot=entry.is_bot, seat=entry.seat,
-                label=entry.label, round_id=entry.round_id, in_person_id=entry.in_person_id, reason=reason,
+                label=entry.label, round_id=entry.round_id, in_person_id=entry.in_person_id,
+                tournament_id=entry.tournament_id, reason=reason,
                 made_by=admin, created_at=now,
             )
             written.append(LedgerEntry(amount=-entry.amount, kind=LedgerEntry.Kind.REVERSAL, reverses=entry, **common))

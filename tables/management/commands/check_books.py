@@ -26,7 +26,8 @@ class Command(BaseCommand):
         check = check_books(game=options.get("game"))
         self.stdout.write(
             f"checked {check.rounds} finished rounds, {check.in_person} in-person results, "
-            f"{check.corrections} correction entries, {check.settlements} settlements, {check.balances} balances "
+            f"{check.corrections} correction entries, {check.tournaments} tournaments' fees and prizes, "
+            f"{check.settlements} settlements, {check.balances} balances "
             f"in {check.seconds:.2f} s"
         )
         for game, (length, digest) in sorted(check.chains.items()):  # note the heads down: a rewrite changes them

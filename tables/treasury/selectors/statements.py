@@ -17,7 +17,14 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.api import GameSpec
-from tables.ledger.selectors import EntryAmounts, in_period, money_text, played_before
+from tables.ledger.selectors import (
+    EntryAmounts,
+    in_period,
+    money_text,
+    played_before,
+    tournament_what,
+    tournament_where,
+)
 from tables.ledger.units import booked
 from tables.models import InPersonRecord, LedgerEntry
 from tables.play.selectors import round_headline
@@ -106,6 +113,8 @@ def _where(entry: LedgerEntry, rows: dict[int, int | None]) -> str:
         table = entry.round.match.table
         # The table as its model names it: a club-made name in the reader's language (tables.play.table_names).
         return gettext("Online: %(table)s, round %(number)s") % {"table": str(table), "number": entry.round.number}
+    if entry.tournament_id is not None:
+        return tournament_where(entry)
     record = entry.in_person
     if record.night_id is not None and (number := rows.get(record.pk, record.number)) is not None:
         return gettext("Club night of %(day)s, hand %(number)s") % {"day": date_format(record.night.played_on, "d M Y"),
@@ -130,6 +139,8 @@ def _result(entry: LedgerEntry, names: dict[int, list[str]]) -> str:
         return gettext("Reversal of an earlier entry, by %(by)s: %(reason)s") % {"by": by, "reason": entry.reason}
     if entry.kind == LedgerEntry.Kind.CORRECTION:
         return gettext("Corrected amount, by %(by)s: %(reason)s") % {"by": by, "reason": entry.reason}
+    if entry.tournament_id is not None:
+        return tournament_what(entry)
     if entry.in_person_id is not None:
         record = entry.in_person
         if record.replaces_id:
@@ -153,7 +164,7 @@ def statement(*, member: User, game: str | None = None, start: date | None = Non
         opening = {row["game"]: row["total"] or 0 for row in played_before(mine, start).values("game")
                    .annotate(total=Sum("amount")).order_by()}
     entries = list(in_period(mine, start, end).annotate(day_played=F("played"))
-                   .select_related("round__match__table", "in_person__night", "made_by")
+                   .select_related("round__match__table", "in_person__night", "tournament", "made_by")
                    .order_by("played", "created_at", "id"))
     names = _names_by_round({e.round_id for e in entries if e.round_id is not None})
     rows = row_numbers({e.in_person for e in entries if e.in_person_id is not None})
@@ -171,7 +182,8 @@ def statement(*, member: User, game: str | None = None, start: date | None = Non
                 continue
             sections[entry.game] = GameStatement(spec=registry.spec(entry.game), opening=opening.get(entry.game, 0))
         running[entry.game] = running.get(entry.game, 0) + entry.amount
-        counts = entry.kind == LedgerEntry.Kind.RESULT and entry.in_person_id not in replaced
+        counts = (entry.kind == LedgerEntry.Kind.RESULT and entry.in_person_id not in replaced
+                  and entry.tournament_id is None)  # a tournament's fee and prize is money, not a hand
         sections[entry.game].rows.append(StatementRow(entry=entry, balance=running[entry.game],
                                                       where=_where(entry, rows), result=_result(entry, names),
                                                       counts_hand=counts))

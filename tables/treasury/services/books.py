@@ -7,7 +7,10 @@ is what the round should have recorded and paid, seat by seat, and each seat's e
 seat's member; the house for a bot's seat and a seat the house played while its member was away, README "When a
 member is away"). In-person records are priced again from their facts and their night's house rules by the
 recording service's own pricing (tables.ledger.services.inperson.price_recorded), not read from the score stored
-beside them, and paid to the players their facts name; a replaced record nets to zero seat by seat. Reversals must
+beside them, and paid to the players their facts name; a replaced record nets to zero seat by seat. A tournament's
+entry fees and prizes (entries whose source is the tournament) are worked out again from its fee, prize shares and
+final standings (tables.tournaments.money, the very sums it booked with), seat by seat, and a published tournament
+with a fee must have them. Reversals must
 cancel exactly what they reverse, and every money round, in-person record and correction set must sum to zero.
 Each settlement's balances are added up again from the entries it covered, and its payments must settle exactly
 those. Each game's hash chain (LedgerEntry's docstring) is recomputed, and the first entry that breaks it is named.
@@ -47,8 +50,11 @@ from tables.models import (
     Round,
     Seat,
     Settlement,
+    Tournament,
     TournamentTable,
 )
+from tables.play.services.errors import TableError
+from tables.tournaments.money import fees_and_prizes
 from tables.tournaments.scoring import hand_points
 from tables.treasury.books import party_key
 
@@ -73,6 +79,8 @@ class Kind:
     CORRECTION = "correction does not match its entry"
     CORRECTION_ZERO_SUM = "correction set does not sum to zero"
     SOURCE_ZERO_SUM = "round or record with its corrections does not sum to zero"
+    TOURNAMENT = "tournament fees and prizes differ from its standings"
+    TOURNAMENT_ZERO_SUM = "tournament fees and prizes do not sum to zero"
     SETTLEMENT = "settlement differs from the balances it settled"
     SETTLEMENT_PAYMENTS = "settlement payments do not settle its balances"
     CHAIN = "ledger chain broken"
@@ -101,6 +109,7 @@ class BooksCheck:
     rounds: int = 0
     in_person: int = 0
     corrections: int = 0
+    tournaments: int = 0
     settlements: int = 0
     balances: int = 0
     chains: dict[str, tuple[int, str]] = field(default_factory=dict)  # game -> (entries, the last one's digest)
@@ -384,7 +393,7 @@ def _check_corrections(check: BooksCheck, game: str | None) -> None:
         if target is None:
             check.add(Kind.CORRECTION, where, f"a {entry.kind} that names no entry")
             continue
-        same = ("member_id", "is_bot", "seat", "game", "unit", "round_id", "in_person_id")
+        same = ("member_id", "is_bot", "seat", "game", "unit", "round_id", "in_person_id", "tournament_id")
         moved = [name for name in same if getattr(entry, name) != getattr(target, name)]
         if moved:
             verb = "reverses" if entry.kind == LedgerEntry.Kind.REVERSAL else "corrects"
@@ -393,7 +402,8 @@ def _check_corrections(check: BooksCheck, game: str | None) -> None:
         if entry.kind == LedgerEntry.Kind.REVERSAL and entry.amount != -target.amount:
             check.add(Kind.CORRECTION, where,
                       f"it reverses entry {target.pk} ({target.amount}) with {entry.amount}, not {-target.amount}")
-        sets[(entry.round_id, entry.in_person_id, entry.created_at, entry.made_by_id, entry.reason)].append(entry)
+        sets[(entry.round_id, entry.in_person_id, entry.tournament_id, entry.created_at, entry.made_by_id,
+              entry.reason)].append(entry)
     for entries in sets.values():
         total = sum(entry.amount for entry in entries)
         if entries[0].game in money_games() and total:  # money, or a tournament hand's points
@@ -405,14 +415,63 @@ def _check_corrections(check: BooksCheck, game: str | None) -> None:
 def _check_source_sums(check: BooksCheck, game: str | None) -> None:
     sources: dict[tuple[Any, ...], int] = defaultdict(int)
     money = _entries(game).filter(game__in=money_games())  # money, and tournament points of a money game
-    for round_id, in_person_id, unit, amount in money.values_list("round", "in_person", "unit", "amount"):
-        sources[(round_id, in_person_id, unit)] += amount
-    in_order = sorted(sources.items(), key=lambda item: (item[0][0] or 0, item[0][1] or 0, item[0][2]))
-    for (round_id, in_person_id, unit), total in in_order:
+    for round_id, in_person_id, tournament_id, unit, amount in money.values_list(
+            "round", "in_person", "tournament", "unit", "amount"):
+        sources[(round_id, in_person_id, tournament_id, unit)] += amount
+    in_order = sorted(sources.items(), key=lambda item: (*(number or 0 for number in item[0][:3]), item[0][3]))
+    for (round_id, in_person_id, tournament_id, unit), total in in_order:
         if total:
-            where = f"round id {round_id}" if round_id is not None else f"in-person result {in_person_id}"
+            where = (f"round id {round_id}" if round_id is not None
+                     else f"tournament {tournament_id}" if tournament_id is not None
+                     else f"in-person result {in_person_id}")
             check.add(Kind.SOURCE_ZERO_SUM, where,
                       f"all its entries, corrections included, sum to {total} {unit}, not zero")
+
+
+def _tournament_where(tournament: Tournament) -> str:
+    return f"tournament {tournament.pk} ({tournament.name})"
+
+
+def _check_tournaments(check: BooksCheck, game: str | None) -> None:
+    """Each tournament's fee and prize entries are what its fee, prize shares and final standings pay, seat by seat
+    (entrants in place order, the house's rest last), and sum to zero; a published tournament with a fee has them."""
+    books = money_games()
+    if game and game not in books:
+        return  # they are in the money book only
+    results = _by(LedgerEntry.objects.filter(kind=LedgerEntry.Kind.RESULT, tournament__isnull=False)
+                  .order_by("seat", "pk"), "tournament_id")
+    wanted = Tournament.objects.filter(Q(pk__in=list(results)) | Q(published_at__isnull=False, entry_fee_cents__gt=0))
+    for tournament in wanted.order_by("pk"):
+        check.tournaments += 1
+        where = _tournament_where(tournament)
+        entries = results.get(tournament.pk, [])
+        total = sum(entry.amount for entry in entries)
+        if total:
+            check.add(Kind.TOURNAMENT_ZERO_SUM, where, f"its fee and prize entries sum to {total} cents, not zero")
+        if tournament.published_at is None:
+            check.add(Kind.TOURNAMENT, where, "it has fee and prize entries but its results are not published")
+            continue
+        try:
+            plan = fees_and_prizes(tournament)
+        except TableError as error:
+            check.add(Kind.TOURNAMENT, where, f"its standings pay nothing: {error!s}")
+            continue
+        expected = plan.ledger_lines() if plan is not None else []
+        by_seat = {entry.seat: entry for entry in entries}
+        for seat, (member_id, amount) in enumerate(expected):
+            entry = by_seat.pop(seat, None)
+            due = f"{_party(member_id, member_id is None)} {amount} cents"
+            if entry is None:
+                check.add(Kind.TOURNAMENT, where, f"seat {seat + 1} has no entry (its standings pay {due})")
+                continue
+            if (entry.member_id, entry.is_bot, entry.amount, entry.unit, entry.game) != (
+                    member_id, member_id is None, amount, MONEY, books[0] if books else entry.game):
+                paid = f"{_party(entry.member_id, entry.is_bot)} {entry.amount} {entry.unit} in {entry.game}"
+                check.add(Kind.TOURNAMENT, f"{where}, entry {entry.pk}",
+                          f"seat {seat + 1} pays {paid}; its fee, prize shares and standings pay {due}")
+        for seat, entry in sorted(by_seat.items()):
+            check.add(Kind.TOURNAMENT, f"{where}, entry {entry.pk}",
+                      f"an entry for seat {seat + 1}, which its fee, prize shares and standings do not pay")
 
 
 def _check_settlements(check: BooksCheck, game: str | None) -> None:
@@ -559,7 +618,7 @@ def _who(key: tuple[str, int | None]) -> str:
 
 CHECKS: list[Callable[[BooksCheck, str | None], None]] = [
     _check_chains, _check_rounds, _check_round_seats, _check_orphans, _check_in_person, _check_in_person_players,
-    _check_replaced, _check_corrections, _check_source_sums, _check_settlements, _check_balances,
+    _check_replaced, _check_corrections, _check_source_sums, _check_tournaments, _check_settlements, _check_balances,
     _check_night_payments,
 ]
 """Every check, in the order they run; a new one is one more function here."""

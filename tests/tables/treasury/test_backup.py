@@ -224,13 +224,17 @@ def manage(*args: str, database: Path) -> str:
 
 
 def test_an_older_backup_is_migrated_after_it_is_restored(tmp_path) -> None:
-    """A database one migration behind the code, backed up and restored: `restore` applies what it lacks."""
+    """A database one migration behind the code, backed up and restored: `restore` applies what it lacks.
+
+    The old database is migrated forward to 0014 only, as that release made it: migrating the newest schema back
+    to 0014 would go through 0038's rebuild of the ledger's table on SQLite (a CHECK constraint changed), whose
+    columns then stand in the migration state's order, not in the order 0003 created them."""
     old = tmp_path / "old.sqlite3"
-    manage("migrate", "-v0", database=old)
     manage("migrate", "tables", "0014", "-v0", database=old)
     manage("backup", "--dir", str(tmp_path / "b"), database=old)
     [path] = backups.backups_in(tmp_path / "b")
     assert json.loads(path.with_name(path.name + ".json").read_text())["migrations"]["tables"].startswith("0014_")
     out = manage("restore", str(path), "--yes", database=tmp_path / "new.sqlite3")
-    assert "migrated: tables.0015_treasurer" in out
+    migrated = next(line for line in out.splitlines() if "migrated: " in line)
+    assert "tables.0015_treasurer" in migrated and "tables.0038_tournament_money" in migrated  # (and the other apps)
     assert "Restored" in out
