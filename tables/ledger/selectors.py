@@ -604,9 +604,10 @@ def _tournament_table_at(play_table: str) -> Exists:
 
 def club_play_entries(entries: QuerySet[LedgerEntry]) -> QuerySet[LedgerEntry]:
     """The entries of the club's own play: not a round of a tournament's online table, nor a hand of a night sheet
-    kept for a tournament's table at the club (a join and a subquery in the same query, not a query per row)."""
+    kept for a tournament's table at the club, nor a tournament's entry fee or prize (money, but no play; a join and
+    a subquery in the same query, not a query per row)."""
     return (entries.exclude(_tournament_table_at("round__match__table_id"))
-            .filter(in_person__night__tournament_table__isnull=True))
+            .filter(in_person__night__tournament_table__isnull=True, tournament__isnull=True))
 
 
 def club_play_places(places: QuerySet[MatchPlace]) -> QuerySet[MatchPlace]:

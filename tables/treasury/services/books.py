@@ -37,7 +37,7 @@ from django.db.models import Q
 from accounts.models import User
 from rules.engine import registry
 from rules.engine.text import from_data
-from tables.ledger.selectors import balances, standings
+from tables.ledger.selectors import balances, club_play_entries, standings
 from tables.ledger.services.fairness import verify_deal
 from tables.ledger.services.inperson import Priced, price_from_facts
 from tables.ledger.services.ledger import LedgerError, in_person_unit
@@ -565,13 +565,18 @@ def _check_balances(check: BooksCheck, game: str | None) -> None:
     for each in games:
         if not registry.known(each) or registry.spec(each).ranked_by != "total":
             continue  # standings by matches won show match totals, not the books
-        ranked: dict[tuple[str, int | None], int] = defaultdict(int)
+        # The standings rank the club's own play: a tournament's hands and its fees and prizes are left out.
+        played: dict[int | None, int] = defaultdict(int)
+        for member_id, amount in club_play_entries(booked(_entries(each))).values_list("member_id", "amount"):
+            played[member_id] += amount
+        ranked: dict[int | None, int] = defaultdict(int)
         for line in standings(game=each):  # the house is one line per bot level: together, the bots' entries
-            ranked[(each, line.member_id)] += line.total
-        for key in sorted(set(ranked) | {k for k in added if k[0] == each}, key=lambda k: k[1] or 0):
-            if added.get(key, 0) != ranked.get(key, 0):
-                check.add(Kind.BALANCE, _who(key), f"its entries add up to {added.get(key, 0)}; "
-                                                   f"the standings show {ranked.get(key, 0)}")
+            ranked[line.member_id] += line.total
+        for member_id in sorted(set(ranked) | set(played), key=lambda m: m or 0):
+            if played.get(member_id, 0) != ranked.get(member_id, 0):
+                check.add(Kind.BALANCE, _who((each, member_id)), f"its club play adds up to "
+                                                                f"{played.get(member_id, 0)}; the standings show "
+                                                                f"{ranked.get(member_id, 0)}")
 
 
 def _check_night_payments(check: BooksCheck, game: str | None) -> None:

@@ -16,6 +16,7 @@ from tables.ledger.services.inperson import record_hawk_round
 from tables.models import InPersonRecord, MatchPlace, Round, Table
 from tables.tournaments import club_tables, services
 from tables.treasury.services import nights
+from tables.treasury.services.books import check_books
 from tests.tables.helpers import client_for, full_table
 from tests.tables.ledger_support import finished_table, play_until_round_over
 from tests.tables.play.table_life import fake_time, open_page
@@ -92,6 +93,9 @@ def test_a_hawk_tournament_hand_does_not_count_in_the_clubs_standings(make_membe
 
     page = client_for(ann).get(reverse("standings"), {"game": "hawk", "period": "all"}).content.decode()
     assert "tournament" in page.lower() and ann.shown_name in page
+    # The books still agree with themselves: the balances take every entry, the standings the club's play.
+    check = check_books(game="hawk")
+    assert check.differences == [], check.differences
 
 
 def test_a_hawsker_tournament_match_does_not_count_in_the_clubs_standings(make_member, staff,
