@@ -56,7 +56,7 @@ def test_the_organiser_prints_the_round_and_opens_a_club_tables_sheet(browser, s
     expect(organiser).to_have_url(re.compile(r".*/treasury/nights/sheet/[^/]+/$"))
     expect(organiser.locator("#entry")).to_be_visible()
     facts = organiser.locator(".night-facts")
-    expect(facts).to_contain_text("Winter cup, session 1, table 1")
+    expect(facts.locator("#tournament-table")).to_have_text("Winter cup, session 1, table 1")  # back to the print page
     for name in players:
         expect(facts).to_contain_text(name)
     no_sideways_scroll(organiser, "the night sheet")
@@ -77,6 +77,12 @@ def test_the_organiser_prints_the_round_and_opens_a_club_tables_sheet(browser, s
     phone.goto(organiser.url)
     no_sideways_scroll(phone, "the night sheet")
     phone.screenshot(path=str(shots / "tournament-night-sheet-phone.png"), full_page=True)
+    with phone.expect_navigation():
+        phone.locator("#tournament-table").click()
+    expect(phone.locator("#sheet-1")).to_be_visible()
+    no_sideways_scroll(phone, "the print page")  # its score sheet's grid scrolls in its own box
+    phone.locator("#sheet-1").scroll_into_view_if_needed()
+    phone.screenshot(path=str(shots / "tournament-print-phone.png"))
     organiser.context.close()
     phone.context.close()
 
