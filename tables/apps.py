@@ -18,8 +18,9 @@ class TablesConfig(AppConfig):
         the players when play sends `round_finished`. The emails about correspondence tables are found and sent on the
 clock's passes too (`add_job`, tables.notices). Invitations end with their table (play's `table_stopped_waiting`)
         and, out of time, on the table clock's passes (`add_job`). A tournament's online table records its result when
-        its match ends (play's `match_ended`), and the clock's passes write down its no-shows. `manage.py migrate` runs
-        without the statement timeout every other PostgreSQL connection has (config/database.py says why)."""
+        its match ends (play's `match_ended`), the clock's passes write down its no-shows, and its page links back to
+        the tournament (play's `table_links`). `manage.py migrate` runs without the statement timeout every other
+        PostgreSQL connection has (config/database.py says why)."""
         from django.db.models.signals import post_migrate, pre_migrate
 
         from config.database import lift_statement_timeout, restore_statement_timeout
@@ -34,10 +35,12 @@ clock's passes too (`add_job`, tables.notices). Invitations end with their table
         from tables.play.background import add_job, start_table_clock
         from tables.play.page_parts import add_table_part
         from tables.play.signals import match_ended
+        from tables.play.table_links import register as add_table_link
         from tables.quickplay.sweeper import start_quick_play_sweeper
         from tables.ratings import receivers as rating_receivers  # noqa: F401  (rates each recorded match)
         from tables.tournaments.clock import TournamentJob
         from tables.tournaments.results import on_match_ended
+        from tables.tournaments.table_link import tournament_link
 
         pre_migrate.connect(lift_statement_timeout, dispatch_uid="migrate-without-statement-timeout")
         post_migrate.connect(restore_statement_timeout, dispatch_uid="statement-timeout-after-migrate")
@@ -48,6 +51,7 @@ clock's passes too (`add_job`, tables.notices). Invitations end with their table
         # records any result that recording missed (tables.tournaments.results says why not inside play's transaction).
         match_ended.connect(on_match_ended, dispatch_uid="tables.tournaments.record_online_result")
         add_job("tournaments", TournamentJob())
+        add_table_link(tournament_link)  # the table's page links back to its tournament
         sockets.start_with_sockets(start_quick_play_sweeper)
         sockets.on_message(chat_sockets.KIND, chat_sockets.receive_line)
         sockets.on_event("chat", chat_sockets.chat_event)

@@ -20,6 +20,7 @@ from tables.play.services import play as play_services
 from tables.play.services import rematch as rematch_services
 from tables.play.services import tables as table_services
 from tables.play.services.errors import NoSuchTable, TableError
+from tables.play.table_links import table_links
 
 
 def _private(request: HttpRequest, table: Table) -> HttpResponse:
@@ -37,7 +38,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         return _private(request, found)
     return render(request, "tables/play/table.html", {
         "table": found, "board_html": render_board(found, request.user), "parts": table_parts(request, found),
-        "motion": motion_options(request.user)})
+        "links": table_links(found), "motion": motion_options(request.user)})
 
 
 def motion_options(user: object) -> dict[str, object]:

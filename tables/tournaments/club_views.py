@@ -128,6 +128,7 @@ def table_winner(request: HttpRequest, table_id: int) -> HttpResponse:
     return TemplateResponse(request, "tables/tournaments/club_winner.html", {
         **admin.site.each_context(request), "title": club_tables.table_label(table), "table": table, "form": form,
         "players": players, "print_url": _print_url(table),
+        "round_title": club_tables.round_word(table.round.tournament, table.round.number),
     }, status=status)
 
 

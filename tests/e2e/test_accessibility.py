@@ -10,7 +10,9 @@ Besides each page as first opened, the states a member meets there: a refused lo
 errors), a saved profile (the site's messages), a replay at the deal, mid-round and at the end, the lobby's chat
 tab with a line in it, a table with its chat open and a line in it, and a private table's invitations panel as
 its creator sees it, a member invited and waiting. Club life's pages too: a member's profile (their own, with its
-rating charts, and another's), the ratings and the standings of every game.
+rating charts, and another's), the ratings and the standings of every game. And the tournament organiser's pages,
+as a staff member sees them: the new tournament's form (and its errors), a tournament's page with its controls, a
+round's print page and the winner of a match played at the club.
 
 The table pages are scanned twice per game: while it is the member's turn (a new member of the test's own opens
 a table from the lobby's form, the other seats bots) and after the round (the member plays the round out by
@@ -34,8 +36,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.conftest import click_move, log_in, new_member
-from tests.e2e.tournaments import running_swiss
+from tests.e2e.conftest import DEMO_PASSWORD, click_move, log_in, new_member
+from tests.e2e.tournaments import round_at_the_club, running_swiss
 from tests.servers import ROOT, Daphne
 
 pytestmark = pytest.mark.e2e
@@ -52,6 +54,7 @@ SHORT_ROUNDS: dict[str, dict[str, str]] = {
 MOST_CLICKS = 300
 SHOTS = ROOT / "var" / "screenshots"
 SEEDED_MEMBER = "alice"  # played the seeded finished matches: her history has rows and replays
+SEEDED_STAFF = "treasurer"  # staff: runs the club's tournaments
 # Set before any page script runs: the page's socket (lobby or table) is open, so what is sent over it is answered.
 SOCKET_OPEN = "document.addEventListener('htmx:wsOpen', function () { window.clubSocketOpen = true; });"
 
@@ -98,6 +101,7 @@ class Scanner:
     axe: Axe = field(default_factory=Axe)
     members: dict[str, BrowserContext] = field(default_factory=dict)
     strangers: dict[str, BrowserContext] = field(default_factory=dict)
+    staff_members: dict[str, BrowserContext] = field(default_factory=dict)
     tables: dict[str, dict[str, Scan]] = field(default_factory=dict)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -119,6 +123,14 @@ class Scanner:
         if size not in self.strangers:
             self.strangers[size] = self.context(size, login=None)
         return self.strangers[size]
+
+    def staff(self, size: str) -> BrowserContext:
+        if size not in self.staff_members:
+            self.staff_members[size] = self.context(size, login=SEEDED_STAFF)
+        return self.staff_members[size]
+
+    def who(self, who: str, size: str) -> BrowserContext:
+        return {"member": self.member, "stranger": self.stranger, "staff": self.staff}[who](size)
 
     def scan(self, page: Page, name: str) -> Scan:
         """axe on the page as it stands; a full-page screenshot beside it, for a person to judge the look."""
@@ -211,7 +223,7 @@ class Scanner:
             context.close()
 
     def close(self) -> None:
-        for context in [*self.members.values(), *self.strangers.values()]:
+        for context in [*self.members.values(), *self.strangers.values(), *self.staff_members.values()]:
             context.close()
 
 
@@ -372,6 +384,44 @@ def running_tournament(scanner: Scanner, size: str) -> str:
     return f"/tournaments/{_tournaments[database]}/"
 
 
+_club_rounds: dict[tuple[str, bool], dict] = {}
+
+
+def club_round(scanner: Scanner, *, started: bool) -> dict:
+    """The organiser's tournaments (made once per database, by the services, run by the seeded staff member): a
+    Hawsker Swiss round playing, its table 1 at the club (its winner to be chosen by staff); a Sheepshead session
+    drawn and not started, its table 1 at the club (where each table plays is still to be chosen)."""
+    key = (scanner.env["DATABASE_URL"], started)
+    if key not in _club_rounds:
+        if started:
+            _club_rounds[key] = round_at_the_club(scanner.env, password=DEMO_PASSWORD, name="Hawsker open",
+                                                  game="hawsker", format="swiss", count=4, club=[1], start=True)
+        else:
+            _club_rounds[key] = round_at_the_club(scanner.env, password=DEMO_PASSWORD, name="Winter cup",
+                                                  game="sheepshead", format="sessions", count=10, club=[1],
+                                                  start=False, hands=2)
+    return _club_rounds[key]
+
+
+def organiser_page(scanner: Scanner, size: str, *, started: bool = True) -> str:
+    return f"/tournaments/{club_round(scanner, started=started)['tournament']}/"
+
+
+def round_print_page(scanner: Scanner, size: str, *, started: bool) -> str:
+    return f"/tournaments/{club_round(scanner, started=started)['tournament']}/rounds/1/print/"
+
+
+def club_winner_page(scanner: Scanner, size: str) -> str:
+    return f"/tournaments/tables/{club_round(scanner, started=True)['tables'][1]}/winner/"
+
+
+def refused_tournament(page: Page) -> None:
+    """The new tournament's form sent with no name and prize shares over 100 percent: the form's errors shown."""
+    page.fill("#id_prize_shares", "70, 40")
+    submit(page)
+    expect(page.locator("#new-tournament .errorlist").first).to_be_visible()
+
+
 # Pages off the table: (name, who looks, the path or a function finding it, what to do there before the scan).
 Action = Callable[[Page], None]
 Where = str | Callable[[Scanner, str], str]
@@ -404,6 +454,17 @@ PAGES: list[tuple[str, str, Where, Action | None]] = [
     ("my-tables", "member", "/tables/mine/", None),  # a member's tables, their turns first (issue 44)
     ("tournaments", "member", "/tournaments/", None),  # the list and a tournament's page (issue 45)
     ("tournament", "member", running_tournament, None),
+    # The organiser's pages (staff): the new tournament's form with its errors, a tournament's page with the controls,
+    # the round's print page (drawn, where each table plays still to choose; playing, with a club table's sheet) and
+    # the winner of a match played at the club (chosen, and sent with none chosen).
+    ("tournament-new", "staff", "/tournaments/new/", None),
+    ("tournament-new-refused", "staff", "/tournaments/new/", refused_tournament),
+    ("tournament-organiser", "staff", organiser_page, None),
+    ("tournament-organiser-drawn", "staff", partial(organiser_page, started=False), None),
+    ("tournament-round-print-drawn", "staff", partial(round_print_page, started=False), None),
+    ("tournament-round-print-playing", "staff", partial(round_print_page, started=True), None),
+    ("tournament-club-winner", "staff", club_winner_page, None),
+    ("tournament-club-winner-refused", "staff", club_winner_page, submit),
 ]
 
 
@@ -425,7 +486,7 @@ def check(scanner: Scanner, name: str, scan: Scan) -> None:
 @pytest.mark.parametrize(("name", "who", "where", "then"), PAGES, ids=[page[0] for page in PAGES])
 def test_no_serious_or_critical_violations_on_the_page(scanner: Scanner, name: str, who: str, where: Where,
                                                        then: Action | None, size: str) -> None:
-    context = scanner.member(size) if who == "member" else scanner.stranger(size)
+    context = scanner.who(who, size)
     path = where if isinstance(where, str) else where(scanner, size)
     check(scanner, f"{name}-{size}", scanner.scan_url(f"{name}-{size}", context, path, then))
 

@@ -106,6 +106,9 @@ def test_the_sheet_records_the_tables_points(staff_client, club_table) -> None:
     assert draft.tournament_table_id == club_table.pk and draft.game == "sheepshead"
     assert draft.seats == club_table.seats and draft.options["stake_cents"] == STAKE
     assert "Club championship, session 1, table 2" in page
+    back = reverse("tournament_round_print", args=[club_table.round.tournament_id, club_table.round.number])
+    assert re.search(rf'<a href="{back}#sheet-2" id="tournament-table">Club championship, session 1, table 2</a>',
+                     page), "the sheet links back to its round's print page"
     again, _ = open_sheet(staff_client, club_table)  # one sheet per table
     assert again == token and NightDraft.objects.filter(tournament_table=club_table).count() == 1
 
