@@ -79,6 +79,10 @@ class Table(models.Model):
     options = models.JSONField(verbose_name=_("options"), default=dict, blank=True)
     private = models.BooleanField(verbose_name=_("private"),
         default=False, help_text=_("Hidden from the lobby; anyone with the link may join."))
+    # A table the club seated (a tournament's round, tables.play.services.seated): private, so nobody else sits, but
+    # any member may watch it as a spectator, as the club's members watch the club's tournament tables.
+    anyone_may_watch = models.BooleanField(verbose_name=_("any member may watch"), default=False,
+        help_text=_("A private table whose seats the club decided: every signed-in member may watch it."))
     turn_seconds = models.PositiveSmallIntegerField(verbose_name=_("seconds per turn"), default=60)
     # A correspondence table (issue 44): a move a day rather than a sitting. Its members are not expected to be there:
     # offline is nobody's absence, the bots move at once, and each member's turn has this many hours.

@@ -8,7 +8,7 @@ board and chat for them, whoever is seated there, and staff.
 - May watch (the page, the board, the chat, the table socket): whoever may sit, whoever holds a seat there (bots'
   seats aside) or held one at the match it is the rematch of, anyone invited whose invitation ended some other way
   than being withdrawn (declined, or ended with time or the table's start: the table is still theirs to look at),
-  and staff.
+  and staff; at a table the club seated (`Table.anyone_may_watch`, a tournament's), every member.
 Anyone else who holds the link is told the table is private and who to ask for an invitation (views answer 403 with
 that page; the socket closes with CLOSE_PRIVATE, which the page says in its words). 403, not 404: table codes are
 random, so the link holder learns nothing they did not know by being told the table exists, and "not found" would
@@ -68,7 +68,7 @@ def may_watch(table: Table, user: Any) -> bool:
         return True
     if not _member(user):
         return False
-    if user.is_staff or table.created_by_id == user.pk:
+    if user.is_staff or table.created_by_id == user.pk or table.anyone_may_watch:
         return True
     if Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists() or _played_before(table, user):
         return True

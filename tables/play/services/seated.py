@@ -6,7 +6,7 @@ choosing (the one-running-table rule, the table limits, a private table's invita
 members, so those checks do not apply: a member already at another live table is seated all the same (that table
 plays on; where they are offline the bot plays for them after the table's grace, as anywhere), and the table counts
 against nobody's limits (it has no creator). The table is private (never listed in the lobby, nobody else may sit)
-and running from its first moment (nobody can join it).
+and running from its first moment (nobody can join it); every member may watch it (`Table.anyone_may_watch`).
 
 A seat made here keeps `joined_at` empty until its member first opens the table (`presence.socket_opened` fills it):
 that is how the feature tells a member who came late from one who never came.
@@ -37,7 +37,7 @@ def create_seated_table(*, game: str, members: list[User], options: Mapping[str,
     with transaction.atomic():
         table = Table.objects.create(
             game=game, name=" ".join(name.split())[:NAME_LENGTH], seat_count=config.players,
-            options=dict(config.options), private=True, created_by=None,
+            options=dict(config.options), private=True, created_by=None, anyone_may_watch=True,
         )
         seats = Seat.objects.bulk_create(
             [Seat(table=table, position=position, user=member, joined_at=None)
