@@ -18,10 +18,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from rules.engine.text import Said, said
 from tables.i18n import Money, say_with_money
 
 WITH_AMOUNTS = "%(hand)s: %(amounts)s"  # the msgid of a Sheepshead hand followed by what it paid each player
+# The msgids of the sentences that name money (written out again in their `said` calls, where makemessages finds
+# them), which `points_headline` says without it.
+PICKED = "%(who)s took %(points)s points (rate %(rate)s, stake %(stake)s)"
+LEASTER_WON = "Leaster won by %(player)s with %(points)s points, collecting %(stake)s from each player."
+LEASTER_TIED = "Leaster: a tie for fewest points, nothing paid."
 
 
 def _listed(parts: Sequence[Any]) -> Any:
@@ -108,3 +115,32 @@ def headline(summary: Any) -> str:
         return say_with_money(summary.params["hand"] if summary.msgid == WITH_AMOUNTS else summary)
     head, found, _amounts = str(summary).partition("): ")
     return f"{head})" if found else str(summary)
+
+
+def points_headline(summary: Any) -> str:
+    """`headline` for a hand counted in tournament points (a club night kept for a tournament table): the same
+    sentence without its money, the stake and what a leaster collected, which mean nothing there (the sheet shows
+    each player's points beside it), in the reader's language: "Ann with Ben took 75 points (rate +1)". A record
+    from before sentences were kept has only its English; no tournament hand is one of those, so it is shown as
+    `headline` shows it."""
+    if not isinstance(summary, Said):
+        return headline(summary)
+    return _without_money(summary.params["hand"] if summary.msgid == WITH_AMOUNTS else summary)
+
+
+def _without_money(text: Any) -> str:
+    if not isinstance(text, Said):
+        return str(text)
+    params = text.params
+    if text.msgid == PICKED:
+        return gettext("%(who)s took %(points)s points (rate %(rate)s)") % {
+            "who": _without_money(params["who"]), "points": params["points"], "rate": params["rate"]}
+    if text.msgid == LEASTER_WON:
+        return gettext("Leaster won by %(player)s with %(points)s points.") % {
+            "player": params["player"], "points": params["points"]}
+    if text.msgid == LEASTER_TIED:
+        return gettext("Leaster: a tie for fewest points, nobody scores.")
+    if not text.msgid:
+        return ""
+    sentence = gettext(text.msgid)
+    return sentence % {key: _without_money(value) for key, value in params.items()} if params else sentence

@@ -104,16 +104,22 @@ class Hand:
     cells: list[Cell]
     record: InPersonRecord | None = None  # a saved hand's newest version
     earlier: tuple[InPersonRecord, ...] = ()  # the versions it replaced, oldest (the row as first saved) first
+    in_points: bool = False  # a tournament table's hand: said without its money
 
     @property
     def headline(self) -> str:
-        return headline(self.summary)
+        return points_headline(self.summary) if self.in_points else headline(self.summary)
 
 
 def headline(summary: Any) -> str:
     """A hand's summary without the list of amounts the ledger's summary ends with (the sheet shows them per player
     beside it), in the reader's language: "Ann with Ben took 75 points (rate +1, stake $1.00)"."""
     return summaries.headline(summary)
+
+
+def points_headline(summary: Any) -> str:
+    """`headline` of a hand counted in tournament points: "Ann with Ben took 75 points (rate +1)", no stake."""
+    return summaries.points_headline(summary)
 
 
 def totals(members: Sequence[User], amounts: Sequence[Sequence[int]], game: str, unit: str | None = None) -> list[Cell]:
@@ -197,6 +203,7 @@ def night_hands(night: ClubNight) -> tuple[list[User], list[Hand], list[Cell]]:
         newest = chain[-1]
         hands.append(Hand(
             number=chain[0].number or 0, summary=newest.summary_sentence, record=newest, earlier=tuple(chain[:-1]),
-            cells=cells(members, [_chain_part(paid, chain, m) for m in members], night.game, night_unit(night))))
+            cells=cells(members, [_chain_part(paid, chain, m) for m in members], night.game, night_unit(night)),
+            in_points=night.tournament_table_id is not None))
     grand = totals(members, [[c.amount for c in h.cells] for h in hands], night.game, night_unit(night))
     return members, hands, grand

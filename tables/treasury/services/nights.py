@@ -251,21 +251,28 @@ def _present(house: HouseRules, members: Sequence[User], row: Mapping[str, Any])
     return [m for m in members if m.pk not in gone]
 
 
-def seat_amounts(*, members: Sequence[User], priced: Priced) -> list[int | None]:
+def seat_amounts(*, members: Sequence[User], priced: Priced,
+                 amounts: Sequence[int] | None = None) -> list[int | None]:
     """A priced hand's amounts laid on the sheet's seats: 0 for the player who dealt and sat out, None for a seat
-    that did not play it, so a hand of five shows in the right columns of a sheet of six."""
+    that did not play it, so a hand of five shows in the right columns of a sheet of six. `amounts`: other values
+    per player who played it, in `priced.members`' order, to lay out instead (a tournament sheet's points)."""
     seat_of = {m.pk: seat for seat, m in enumerate(members)}
     sitter = next((seat for seat, m in enumerate(members) if m.username == priced.facts.get("sat_out")), None)
     try:
         return seat_money(night_players=len(members), playing=[seat_of[m.pk] for m in priced.members],
-                          money=list(priced.amounts), sitting_out=sitter)
+                          money=list(priced.amounts if amounts is None else amounts), sitting_out=sitter)
     except (KeyError, ValueError):
         raise NightError(gettext("The sheet's players could not all be found; open the night again.")) from None
 
 
-def _stake_of(kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    """The hand's own stake, when it has one, over the night's (as the ledger prices the hand's points)."""
-    return {"stake_cents": kwargs["stake_cents"]} if kwargs.get("stake_cents") else {}
+def tournament_points(*, game: str, options: Mapping[str, Any], priced: Priced) -> list[int]:
+    """A priced hand of a sheet kept for a tournament table in tournament points, per player who played it (in
+    `priced.members`' order): `scoring.hand_points` with the hand's own stake over the night's, as the ledger
+    converts it (tables.ledger.services.ledger.in_person_unit). The sheet shows these, and saving sums these into
+    the table's points, so what the treasurer saw is what the tournament records."""
+    stake = (priced.facts or {}).get("stake_cents")
+    return hand_points(game=game, amounts=priced.amounts,
+                       options={**options, **({"stake_cents": stake} if stake else {})})
 
 
 _PRICE = {
@@ -512,8 +519,7 @@ def save_night(*, admin: User, draft: NightDraft, version: int | None, members: 
                         raise NightError(gettext("Choose the picker, or “Leaster (nobody picked)”."))
                     if table is not None:
                         priced = _PRICE[record](**kwargs)
-                        hand = hand_points(game=current.game, amounts=priced.amounts,
-                                           options={**current.options, **_stake_of(kwargs)})
+                        hand = tournament_points(game=current.game, options=current.options, priced=priced)
                         for member, points in zip(priced.members, hand, strict=True):
                             results[member.pk] += points
                     record(admin=admin, played_on=current.played_on, night=night, number=row.number, **kwargs)

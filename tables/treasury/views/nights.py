@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.formats import date_format
+from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -27,8 +28,9 @@ from accounts.models import User
 from rules.engine import registry
 from rules.engine.sheepshead.house import HouseRules, house_rules
 from tables.ledger.selectors import dollars_text
+from tables.ledger.services.ledger import POINTS
 from tables.ledger.services.inperson import InPersonError, Priced
-from tables.models import ClubNight, InPersonRecord, NightDraft
+from tables.models import ClubNight, InPersonRecord, NightDraft, TournamentTable
 from tables.play.request_numbers import whole_number
 from tables.play.services.errors import TableError
 from tables.tournaments.club_tables import table_label
@@ -43,6 +45,7 @@ from tables.treasury.selectors.nights import (
     nights,
     open_sheet_count,
     open_sheets,
+    points_headline,
     sheet_members,
     totals,
 )
@@ -105,21 +108,31 @@ def night_new(request: HttpRequest) -> HttpResponse:
 
 def _priced_rows(draft: NightDraft, members: list[User]) -> list[dict[str, Any]]:
     """Every row of the sheet with its price, or the reason it no longer prices (shown on the row); a voided row
-    is not priced: it counts nothing."""
+    is not priced: it counts nothing. A sheet kept for a tournament table shows each hand in tournament points
+    (service.tournament_points, the numbers saving records), said without its stake."""
     rows = []
+    in_points = draft.tournament_table_id is not None
     for row in draft_rows(draft):
         priced: Priced | None = None
         problem = ""
         if not row.void:
             try:
                 priced = service.price_row(draft=draft, members=members, row=row.data)
+                laid = service.seat_amounts(members=members, priced=priced, amounts=service.tournament_points(
+                    game=draft.game, options=draft.options, priced=priced) if in_points else None)
             except InPersonError as error:
-                problem = str(error)
+                priced, problem = None, str(error)
         rows.append({"number": row.number, "row": row, "priced": priced, "problem": problem,
-                     "headline": headline(priced.summary) if priced else "",
-                     "cells": cells(members, service.seat_amounts(members=members, priced=priced), draft.game)
-                     if priced else []})
+                     "headline": (points_headline if in_points else headline)(priced.summary) if priced else "",
+                     "cells": cells(members, laid, draft.game, POINTS if in_points else None) if priced else []})
     return rows
+
+
+def tournament_link(table: TournamentTable) -> str:
+    """The tournament table a sheet or night is kept for, linked to its round's print page (where its score sheet
+    and its players' seat cards are)."""
+    url = reverse("tournament_round_print", args=[table.round.tournament_id, table.round.number])
+    return format_html('<a href="{}#sheet-{}" id="tournament-table">{}</a>', url, table.number, table_label(table))
 
 
 def _version(request: HttpRequest) -> int | None:
@@ -129,6 +142,7 @@ def _version(request: HttpRequest) -> int | None:
 def _sheet_context(request: HttpRequest, draft: NightDraft, members: list[User], form: Any = None,
                    **extra: Any) -> dict[str, Any]:
     rows = _priced_rows(draft, members)
+    in_points = draft.tournament_table_id is not None
     good = [[c.amount for c in r["cells"]] for r in rows if r["priced"] is not None]
     next_number = max((r["number"] for r in rows), default=0) + 1
     insert = whole_number(request.GET.get("insert"), low=1, high=service.MAX_NUMBER)
@@ -144,13 +158,15 @@ def _sheet_context(request: HttpRequest, draft: NightDraft, members: list[User],
                                                       initial={**edit["row"].data, "number": asked})}
     inserting = extra.pop("inserting", insert is not None)
     return {
-        "draft": draft, "sheet": draft, "members": members, "rows": rows, "totals": totals(members, good, draft.game),
+        "draft": draft, "sheet": draft, "members": members, "rows": rows,
+        "totals": totals(members, good, draft.game, POINTS if in_points else None),
         "counted": len(good), "form": form, "next_number": form["number"].value() or next_number,
         "inserting": inserting, "edit": edit, "void_form": VoidForm(),
         "house_rules": house_rule_lines(draft.options),
         "game_title": registry.spec(draft.game).title, "read_only": draft.signed_off,
-        "stake_text": dollars_text(draft.options["stake_cents"],
-            signed=False) if "stake_cents" in draft.options else "",
+        "stake_text": dollars_text(draft.options["stake_cents"], signed=False)
+        if "stake_cents" in draft.options and not in_points else "",
+        "tournament_link": tournament_link(draft.tournament_table) if in_points else "",
         **extra,
     }
 
@@ -308,10 +324,11 @@ def night_detail(request: HttpRequest, night_id: int) -> TemplateResponse:
     night = get_object_or_404(ClubNight.objects.select_related("recorded_by", "tournament_table__round__tournament"),
                               pk=night_id)
     members, hands, grand = night_hands(night)
-    stake = (night.options or {}).get("stake_cents")
+    table = night.tournament_table
+    stake = (night.options or {}).get("stake_cents") if table is None else None  # a tournament's: points, no money
     return _page(request, "night_detail.html", str(night), night=night, members=members, hands=hands, totals=grand,
                  sheet=NightDraft.objects.filter(night=night).first(),
                  stake_text=dollars_text(stake, signed=False) if stake else "",
                  house_rules=house_rule_lines(night.options or {}),
                  game_title=registry.spec(night.game).title,
-                 tournament_label=table_label(night.tournament_table) if night.tournament_table else "")
+                 tournament_link=tournament_link(table) if table else "")

@@ -123,7 +123,8 @@ def test_the_sheet_records_the_tables_points(staff_client, club_table) -> None:
     assert night.tournament_table_id == club_table.pk and night.hands.count() == HANDS
 
     shown = staff_client.get(response["Location"]).content.decode()
-    assert "counted in points for Club championship, session 1, table 2" in shown
+    assert re.search(r'count in points for the tournament: <a href="[^"]+" id="tournament-table">Club championship, '
+                     r'session 1, table 2</a>', shown)
     assert reverse("treasury_night_settle", args=[night.pk]) not in shown and 'id="settle-night"' not in shown
     settle_page = staff_client.get(reverse("treasury_night_settle", args=[night.pk]))
     assert settle_page.status_code == 302 and settle_page["Location"] == reverse("treasury_night", args=[night.pk])
