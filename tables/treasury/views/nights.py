@@ -28,8 +28,8 @@ from accounts.models import User
 from rules.engine import registry
 from rules.engine.sheepshead.house import HouseRules, house_rules
 from tables.ledger.selectors import dollars_text
-from tables.ledger.services.ledger import POINTS
 from tables.ledger.services.inperson import InPersonError, Priced
+from tables.ledger.services.ledger import POINTS
 from tables.models import ClubNight, InPersonRecord, NightDraft, TournamentTable
 from tables.play.request_numbers import whole_number
 from tables.play.services.errors import TableError
