@@ -13,7 +13,7 @@ leaves the private keys out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -188,3 +188,64 @@ def redraw_round(*, tournament_id: int, staff: User) -> TournamentRound:
         tournament.current_round = number - 1
         tournament.save(update_fields=["options", "current_round"])
         return services.draw_next_round(tournament_id=tournament.pk, staff=staff)
+
+
+# The organiser's panel: which of its controls can succeed now.
+OPEN_ENTRIES = "open_entries"
+CLOSE_ENTRIES = "close_entries"
+ADD_ENTRANT = "add_entrant"
+DRAW = "draw"
+REDRAW = "redraw"
+START = "start"
+FINISH = "finish"
+PAUSE = "pause"
+RESUME = "resume"
+CANCEL = "cancel"
+PUBLISH = "publish"
+TABLES = "tables"  # the current round's per-table controls: void a table, replace a player
+CONTROLS = frozenset({OPEN_ENTRIES, CLOSE_ENTRIES, ADD_ENTRANT, DRAW, REDRAW, START, FINISH, PAUSE, RESUME, CANCEL,
+                      PUBLISH, TABLES})
+
+
+def controls_available(tournament: Tournament, current_round: TournamentRound | None, *,
+                       waiting: Collection[int] = ()) -> set[str]:
+    """The organiser's controls that can succeed now, from the tournament's state alone (no query): the panel shows
+    these and no others, so an organiser is not offered a button whose only answer is a refusal. `current_round` is
+    the round numbered `tournament.current_round` (None before the first draw); `waiting` the numbers of its tables
+    still without a result (neither recorded nor void).
+
+    The services keep their own refusals (a stale page, two organisers at once); these conditions restate them, and
+    tests/tables/tournaments/test_panel_controls.py walks a tournament through its states trying every control
+    against its service, so the two cannot drift apart. Not restated: what depends on the entrants (a field too
+    small to seat) or on a username typed into a form; those the services answer with their reason."""
+    status = tournament.status
+    paused = tournament.paused_at is not None
+    live = status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+    drawn = current_round is not None and current_round.status == TournamentRound.Status.DRAWN
+    playing = current_round is not None and current_round.status == TournamentRound.Status.PLAYING
+    done = current_round is None or current_round.status == TournamentRound.Status.DONE
+    rounds_left = tournament.rounds == 0 or tournament.current_round < tournament.rounds  # a round robin's: 0
+    available: set[str] = set()
+    if status in (Tournament.Status.DRAFT, Tournament.Status.ENTRIES_CLOSED):
+        available.add(OPEN_ENTRIES)
+    if status == Tournament.Status.ENTRIES_OPEN:
+        available.add(CLOSE_ENTRIES)
+    if status in services.BEFORE_THE_START:
+        available.add(ADD_ENTRANT)
+    if status in (Tournament.Status.ENTRIES_CLOSED, Tournament.Status.RUNNING) and not paused and done \
+            and rounds_left:
+        available.add(DRAW)
+    if status == Tournament.Status.RUNNING and drawn and not paused:
+        available.add(START)
+        if tournament.format != Tournament.Format.ROUND_ROBIN:
+            available.add(REDRAW)
+    if status == Tournament.Status.RUNNING and playing and not waiting:
+        available.add(FINISH)  # a pause stops draws and starts, not the tables already playing
+    if live:
+        available.update({RESUME} if paused else {PAUSE})
+        available.add(CANCEL)
+        if drawn or playing:
+            available.add(TABLES)
+    if status == Tournament.Status.FINISHED and tournament.published_at is None:
+        available.add(PUBLISH)
+    return available

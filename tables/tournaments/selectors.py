@@ -18,7 +18,7 @@ import hashlib
 from dataclasses import dataclass
 
 from rules.engine import registry
-from tables.models import Tournament, TournamentTable
+from tables.models import Tournament, TournamentRound, TournamentTable
 from tables.tournaments import record, swiss
 
 
@@ -65,3 +65,15 @@ def tournament_table_of(*, table_id: int) -> TournamentTable | None:
     tournament's), for the play page's banner."""
     return (TournamentTable.objects.filter(table_id=table_id).select_related("round__tournament")
             .order_by("-pk").first())
+
+
+def current_round(tournament: Tournament) -> tuple[TournamentRound | None, list[int]]:
+    """The round last drawn (None: none yet) and the numbers of its tables still without a result (neither recorded
+    nor void), as finishing a round counts them (services.finish_round): what the organiser's panel is decided from
+    (controls.controls_available)."""
+    found = tournament.round_set.filter(number=tournament.current_round).first()
+    if found is None:
+        return None, []
+    waiting = [table.number for table in found.tables.order_by("number")
+               if not table.void and table.winner_id is None and table.points is None]
+    return found, waiting

@@ -18,9 +18,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from tables.models import Entry, Tournament, TournamentTable
+from tables.models import Entry, Tournament, TournamentRound, TournamentTable
 from tables.play.services.errors import TableError
-from tables.tournaments import controls, rendering, replacing, services
+from tables.tournaments import controls, rendering, replacing, selectors, services
 from tables.tournaments.forms import EntrantForm, NewTournamentForm, ReasonForm
 from tables.tournaments.services import REASON_LENGTH
 
@@ -55,12 +55,17 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         raise PermissionDenied
     field = rendering.entrants(tournament)
     entered = any(user.pk == request.user.pk for user in field)
+    current, waiting = selectors.current_round(tournament) if request.user.is_staff else (None, [])
     context: dict[str, Any] = {
         **rendering.live_context(tournament),
         "entrants": field, "entered": entered,
         "prizes": rendering.prizes(tournament, len(field)),
         "session_target": services.session_target(tournament),
         "staff": request.user.is_staff, "reason_form": ReasonForm(), "entrant_form": EntrantForm(),
+        "controls": sorted(controls.controls_available(tournament, current, waiting=waiting))
+        if request.user.is_staff else [],
+        "waiting_to_finish": waiting if current is not None and current.status == TournamentRound.Status.PLAYING
+        else [],
     }
     return render(request, "tables/tournaments/tournament.html", context)
 

@@ -65,7 +65,12 @@ def test_the_organiser_prints_the_round_and_opens_a_club_tables_sheet(browser, s
     phone = logged_in(browser, server, "treasurer", PHONE)
     phone.goto(url)
     panel = phone.locator("section.organiser")
-    expect(panel.get_by_role("button", name="Finish the round")).to_be_visible()
+    # The round is being played and its tables have no results yet: the panel says what Finish waits for and offers
+    # neither Finish nor anything a playing round refuses (Draw, Start, Draw again).
+    expect(panel.locator("#waiting-tables")).to_be_visible()
+    for refused in ("Finish the round", "Draw the next round", "Start the round", "Draw this round again"):
+        expect(panel.get_by_role("button", name=refused)).to_have_count(0)
+    expect(panel.get_by_role("button", name="Pause")).to_be_visible()
     no_sideways_scroll(phone, "the tournament's page, as its organiser sees it,")
     for button in panel.locator("button").all():  # every control is whole, none cut off at the screen's edge
         found = button.bounding_box()
