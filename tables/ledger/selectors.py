@@ -28,6 +28,7 @@ from rules.engine import registry
 from rules.engine.api import Config, GameSpec
 from rules.engine.api import Match as EngineMatch
 from rules.engine.moves import Move as EngineMove
+from tables.ledger.summaries import points_headline
 from tables.ledger.units import booked, is_tournament_points
 from tables.models import (
     InPersonRecord,
@@ -171,6 +172,8 @@ class HistoryRow(EntryAmounts):
                 return tournament_what(entry)
             if entry.in_person_id is not None:
                 record = entry.in_person
+                if is_tournament_points(game=entry.game, unit=entry.unit):  # the stake means nothing there
+                    return points_headline(record.summary_sentence)
                 if record.replaces_id is not None:
                     by = record.recorded_by.shown_name
                     return gettext("%(summary)s (replacing an earlier record, by %(by)s: %(reason)s)") % {

@@ -419,7 +419,9 @@ def void_table(*, table_id: int, staff: User, reason: str) -> TournamentTable:
     kept for the record; what was recorded stays, unused."""
     with transaction.atomic():
         _ensure_staff(staff)
-        _, table = _locked_table(table_id)
+        tournament, table = _locked_table(table_id)
+        if tournament.status == Tournament.Status.CANCELLED:
+            raise TableError(gettext("The tournament was cancelled: none of its tables counts any more."))
         _ensure_open(table)
         why = " ".join(reason.split())
         if not why:

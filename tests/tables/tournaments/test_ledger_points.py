@@ -151,6 +151,7 @@ def test_the_history_lists_tournament_hands_in_points(online) -> None:
     assert len(tournament_rows) == ROUNDS
     for row in tournament_rows:
         assert "point" in row.amount_text and "$" not in row.amount_text
+        assert row.what and "$" not in row.what
         assert row.amount_text.startswith(("+", "-", "0"))
     running = sorted(tournament_rows, key=lambda row: (row.entry.created_at, row.entry.pk))
     assert running[-1].balance == sum(row.entry.amount for row in tournament_rows)
@@ -255,6 +256,10 @@ def test_a_tournament_night_books_points_and_owes_nothing(at_the_club, staff) ->
     history = member_history(user=players[0], game="sheepshead")
     assert next(b for b in history.balances if b.game == "sheepshead").closing == cash[players[0].pk]
     assert {("point" in row.amount_text) for row in history.rows if row.entry.in_person.night_id == night.pk} == {True}
+    # The hand's sentence as the history says it: what was taken, never the stake the tournament does not pay.
+    tournament_whats = [row.what for row in history.rows if row.entry.in_person.night_id == night.pk]
+    assert tournament_whats and all(what and "$" not in what for what in tournament_whats)
+    assert any("$" in row.what for row in history.rows if row.entry.in_person.night_id == money.pk)
     assert check_books().kinds == []
 
 
