@@ -38,7 +38,7 @@ class MemberChangeForm(UserChangeForm):
 @admin.register(User)
 class MemberAdmin(UserAdmin):
     form = MemberChangeForm
-    fieldsets = (*UserAdmin.fieldsets, (_("Club"), {"fields": ("display_name", "language")}))
+    fieldsets = (*UserAdmin.fieldsets, (_("Club"), {"fields": ("display_name", "language", "plays_only_at_club")}))
     list_display = ("username", "display_name", "email", "is_staff", "last_login")
     search_fields = ("username", "display_name", "email")
 

@@ -79,6 +79,14 @@ class User(AbstractUser):
         help_text=_("An email when a match at one of your correspondence tables is over."),
     )
 
+    # A person the club's staff entered for its physical tables (issue 45: tables.tournaments.club_players): no login
+    # of their own, so never seated at an online table. Given a login later (a usable password, from the admin's
+    # usual password reset), they can come online, and `save` clears the mark.
+    plays_only_at_club = models.BooleanField(
+        _("plays only at the club"), default=False,
+        help_text=_("Entered by the club's staff without a login of their own; cleared once they have a password."),
+    )
+
     # Times on the site show in this zone, named ("18:05 CET"); accounts.middleware activates it per request.
     time_zone = models.CharField(
         _("time zone"), max_length=64, choices=time_zone_choices, default=default_time_zone,
@@ -122,7 +130,8 @@ class User(AbstractUser):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """The name keys follow the names they are of. Only when a name changed: a name kept from before the keys
-        (whose key is empty) stays the member's as long as they keep it."""
+        (whose key is empty) stays the member's as long as they keep it. A player of the club's tables only who now
+        has a password can log in, so is one no longer."""
         loaded = getattr(self, "_names_as_loaded", None)
         keyed: list[str] = []
         if loaded is None or loaded[0] != self.username:
@@ -131,6 +140,9 @@ class User(AbstractUser):
         if loaded is None or (loaded[0], loaded[1]) != (self.username, self.display_name):
             self.shown_key, self.shown_look = name_keys(self.shown_name)
             keyed += ["shown_key", "shown_look"]
+        if self.plays_only_at_club and self.has_usable_password():
+            self.plays_only_at_club = False
+            keyed.append("plays_only_at_club")
         if kwargs.get("update_fields") is not None and keyed:
             kwargs["update_fields"] = {*kwargs["update_fields"], *keyed}
         super().save(*args, **kwargs)

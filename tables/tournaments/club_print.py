@@ -6,7 +6,9 @@ that paper into the night sheet; the seat cards tell each member where to sit, a
 in seat order (the first deals first), one row per hand of the session, so the paper and the sheet agree from the
 start. A Puskiyon session is one game to a target, however many hands that takes: its sheet has rows enough for a
 long game (TARGET_SHEET_ROWS) and staff enter only the final totals from it. An online table gets seat cards too
-(saying it is played online): a member with a card knows where they play.
+(saying it is played online): a member with a card knows where they play. A player of the club's tables only
+(tables.tournaments.club_players) at an online table is marked, so the organiser moves that table to the club
+before starting the round (services.start_round refuses until then).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class SeatCard:
     table: TournamentTable
     seat: int | None  # None: a bye
     deals_first: bool
+    cannot_come: bool  # plays only at the club, drawn at a table played online
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class RoundPrint:
     sheets: list[ScoreSheet]
     sessions: bool
     target: int | None  # a session of a game played to a target (Puskiyon): the total it ends at
+    club_only_online: dict[int, list[User]]  # table number: its players of the club's tables only, if it plays online
 
 
 def round_print(*, tournament: Tournament, round: TournamentRound) -> RoundPrint:
@@ -58,15 +62,22 @@ def round_print(*, tournament: Tournament, round: TournamentRound) -> RoundPrint
               for draft in NightDraft.objects.filter(tournament_table__in=tables).order_by("-pk")}
     cards: list[SeatCard] = []
     sheets: list[ScoreSheet] = []
+    club_only_online: dict[int, list[User]] = {}
     for table in tables:
         table.round = round  # for the labels, without a query per table
+        online = table.where == TournamentTable.Where.ONLINE and not table.is_bye and not table.void
         for index, member_id in enumerate(table.players):
-            cards.append(SeatCard(member=members[member_id], table=table, seat=None if table.is_bye else index + 1,
-                                  deals_first=index == 0 and not table.is_bye))
+            member = members[member_id]
+            cannot_come = online and member.plays_only_at_club
+            cards.append(SeatCard(member=member, table=table, seat=None if table.is_bye else index + 1,
+                                  deals_first=index == 0 and not table.is_bye, cannot_come=cannot_come))
+            if cannot_come:
+                club_only_online.setdefault(table.number, []).append(member)
         if table.is_bye or table.void or table.where != TournamentTable.Where.CLUB:
             continue
         hands = TARGET_SHEET_ROWS if target else tournament.hands_per_session if sessions else 1
         sheets.append(ScoreSheet(table=table, label=table_label(table), players=[members[m] for m in table.players],
                                  rows=list(range(1, hands + 1)), draft=drafts.get(table.pk)))
     return RoundPrint(tournament=tournament, round=round, round_title=round_word(tournament, round.number),
-                      cards=cards, sheets=sheets, sessions=sessions, target=target)
+                      cards=cards, sheets=sheets, sessions=sessions, target=target,
+                      club_only_online=club_only_online)

@@ -217,7 +217,8 @@ def controls_available(tournament: Tournament, current_round: TournamentRound | 
     The services keep their own refusals (a stale page, two organisers at once); these conditions restate them, and
     tests/tables/tournaments/test_panel_controls.py walks a tournament through its states trying every control
     against its service, so the two cannot drift apart. Not restated: what depends on the entrants (a field too
-    small to seat) or on a username typed into a form; those the services answer with their reason."""
+    small to seat, a player of the club's tables only at an online table: services.start_round) or on a username
+    typed into a form; those the services answer with their reason."""
     status = tournament.status
     paused = tournament.paused_at is not None
     live = status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)

@@ -105,3 +105,9 @@ class ReasonForm(forms.Form):
 
 class EntrantForm(forms.Form):
     username = forms.CharField(label=_("Member's username"), max_length=150)
+
+
+class ClubPlayerForm(forms.Form):
+    """The name of a person who plays only at the club (tables.tournaments.club_players checks it)."""
+
+    display_name = forms.CharField(label=_("Player's name"), max_length=40)

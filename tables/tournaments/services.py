@@ -346,11 +346,27 @@ def start_round(*, tournament_id: int, staff: User) -> TournamentRound:
         current = tournament.round_set.filter(number=tournament.current_round).first()
         if current is None or current.status != TournamentRound.Status.DRAWN:
             raise TableError(gettext("There is no drawn round to start."))
+        _ensure_online_players_can_come(current)
         current.status = TournamentRound.Status.PLAYING
         current.save(update_fields=["status"])
         online.seat_round(tournament, current)
         tournament_changed(tournament.pk)
         return current
+
+
+def _ensure_online_players_can_come(round: TournamentRound) -> None:
+    """A person who plays only at the club (tables.tournaments.club_players) has no login: at an online table the bot
+    would play their whole session. The organiser moves that table to the club (the print page marks it) first."""
+    tables = [table for table in round.tables.filter(where=TournamentTable.Where.ONLINE, voided_at__isnull=True)
+              .order_by("number") if not table.is_bye]
+    seated = [member for table in tables for member in table.players]
+    club_only = {member.pk: member for member in User.objects.filter(pk__in=seated, plays_only_at_club=True)}
+    for table in tables:
+        for member in table.players:
+            if member in club_only:
+                raise TableError(gettext("Table %(number)s seats %(member)s, who plays only at the club: play that "
+                                         "table at the club.") % {"number": table.number,
+                                                                  "member": club_only[member].shown_name})
 
 
 def _ensure_open(table: TournamentTable) -> None:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("<int:tournament_id>/open/", views.open_entries, name="tournament_open_entries"),
     path("<int:tournament_id>/close/", views.close_entries, name="tournament_close_entries"),
     path("<int:tournament_id>/entrants/add/", views.add_entrant, name="tournament_add_entrant"),
+    path("<int:tournament_id>/entrants/club-player/", views.add_club_player, name="tournament_add_club_player"),
     path("<int:tournament_id>/draw/", views.draw, name="tournament_draw"),
     path("<int:tournament_id>/redraw/", views.redraw, name="tournament_redraw"),
     path("<int:tournament_id>/start/", views.start_round, name="tournament_start_round"),

@@ -20,8 +20,8 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from tables.models import Entry, Tournament, TournamentRound, TournamentTable
 from tables.play.services.errors import TableError
-from tables.tournaments import controls, rendering, replacing, selectors, services
-from tables.tournaments.forms import EntrantForm, NewTournamentForm, ReasonForm
+from tables.tournaments import club_players, controls, rendering, replacing, selectors, services
+from tables.tournaments.forms import ClubPlayerForm, EntrantForm, NewTournamentForm, ReasonForm
 from tables.tournaments.services import REASON_LENGTH
 
 
@@ -143,12 +143,23 @@ def _entrant(request: HttpRequest, field: str = "username") -> User:
     return user
 
 
+def _club_player_name(request: HttpRequest) -> str:
+    form = ClubPlayerForm(request.POST)
+    if not form.is_valid():
+        raise TableError(gettext("Give the player's name, at most %(count)s characters.")
+                         % {"count": club_players.NAME_LENGTH})
+    return form.cleaned_data["display_name"]
+
+
 open_entries = _staff_action("open_entries", lambda request, pk: services.open_entries(
     tournament_id=pk, staff=request.user), _("Entries are open."))
 close_entries = _staff_action("close_entries", lambda request, pk: services.close_entries(
     tournament_id=pk, staff=request.user), _("Entries are closed."))
 add_entrant = _staff_action("add_entrant", lambda request, pk: services.add_entrant(
     tournament_id=pk, staff=request.user, user=_entrant(request)), _("The member is entered."))
+add_club_player = _staff_action("add_club_player", lambda request, pk: club_players.enter_club_player(
+    tournament_id=pk, staff=request.user, display_name=_club_player_name(request)),
+    _("The player is entered; they play only at the club."))
 draw = _staff_action("draw", lambda request, pk: services.draw_next_round(
     tournament_id=pk, staff=request.user), _("The next round is drawn."))
 redraw = _staff_action("redraw", lambda request, pk: controls.redraw_round(

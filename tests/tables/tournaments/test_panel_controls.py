@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from tables.models import Tournament, TournamentTable
 from tables.play.services.errors import TableError
-from tables.tournaments import controls, selectors, services
+from tables.tournaments import club_players, controls, selectors, services
 from tables.tournaments.controls import (
     ADD_ENTRANT,
     CANCEL,
@@ -40,6 +40,12 @@ URLS = {OPEN_ENTRIES: "tournament_open_entries", CLOSE_ENTRIES: "tournament_clos
         ADD_ENTRANT: "tournament_add_entrant", DRAW: "tournament_draw", REDRAW: "tournament_redraw",
         START: "tournament_start_round", FINISH: "tournament_finish_round", PAUSE: "tournament_pause",
         RESUME: "tournament_resume", CANCEL: "tournament_cancel", PUBLISH: "tournament_publish"}
+
+
+# Controls offered under another's name: the panel shows each exactly when it shows that one, and each must then
+# succeed (and be refused when it is withheld) as that one does.
+ALONGSIDE = {ADD_ENTRANT: ("tournament_add_club_player", lambda t, staff: club_players.enter_club_player(
+    tournament_id=t.pk, staff=staff, display_name="Walk-in Player"))}
 
 
 class Undo(Exception):
@@ -108,6 +114,10 @@ def check(tournament: Tournament, staff, make_member, expected: set[str]) -> Non
     for control, act in tried.items():
         outcome = succeeds(act, tournament, staff)
         assert outcome == (control in available), f"{control}: offered {control in available}, succeeded {outcome}"
+    for control, (name, act) in ALONGSIDE.items():
+        assert (f'action="{reverse(name, args=[tournament.pk])}"' in page) == (control in available), name
+        outcome = succeeds(act, tournament, staff)
+        assert outcome == (control in available), f"{name}: offered {control in available}, succeeded {outcome}"
     after = Tournament.objects.get(pk=tournament.pk)
     assert (after.status, after.current_round, after.paused_at) == (tournament.status, tournament.current_round,
                                                                     tournament.paused_at)
