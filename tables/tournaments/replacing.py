@@ -23,7 +23,8 @@ from tables.tournaments.services import _ensure_open, _ensure_staff, _locked_tab
 
 def replace_player(*, table_id: int, staff: User, leaving: User, joining: User) -> TournamentTable:
     """`joining` plays in `leaving`'s place at the table (staff only). Refused: a round that is done, a voided table,
-    a bye, a leaving member not at the table, a joining member already playing in this round."""
+    a bye, a leaving member not at the table, a joining member already playing in this round, one who plays only
+    at the club for a seat at a play table online (before the start, services.start_round asks the table to move)."""
     with transaction.atomic():
         _ensure_staff(staff)
         tournament, table = _locked_table(table_id)
@@ -36,6 +37,10 @@ def replace_player(*, table_id: int, staff: User, leaving: User, joining: User) 
             raise TableError(gettext("%(member)s already plays in this round.") % {"member": joining.shown_name})
         if not joining.is_active:
             raise TableError(gettext("Only active members can play in a tournament."))
+        if table.table_id is not None and joining.plays_only_at_club:
+            # No login to come to the play table with: the bot would play the seat (club_players).
+            raise TableError(gettext("%(member)s plays only at the club: they cannot take a seat at an online "
+                                     "table.") % {"member": joining.shown_name})
         during = table.round.status == TournamentRound.Status.PLAYING
         if table.table_id is not None:
             give_seat(table_id=table.table_id, leaving=leaving, joining=joining)

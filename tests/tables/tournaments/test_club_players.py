@@ -14,6 +14,7 @@ from tables.models import Entry, Tournament, TournamentRound, TournamentTable
 from tables.play.services.errors import NotAllowed, TableError
 from tables.tournaments import club_players, services
 from tables.tournaments.club_tables import set_where
+from tables.tournaments.replacing import replace_player
 from tests.tables.tournaments.club_support import session_tournament
 
 pytestmark = pytest.mark.django_db
@@ -163,3 +164,17 @@ def test_a_password_given_later_ends_club_only(make_member, staff) -> None:
     fred.save(update_fields=["password"])
     fred.refresh_from_db()
     assert not fred.plays_only_at_club
+
+
+def test_a_club_player_cannot_replace_someone_at_a_table_playing_online(make_member, staff) -> None:
+    tournament, _ = session_tournament(make_member, staff, count=10)
+    drawn = services.draw_next_round(tournament_id=tournament.pk, staff=staff)
+    services.start_round(tournament_id=tournament.pk, staff=staff)
+    table = drawn.tables.order_by("number").first()
+    gus = User.objects.create_user(username="gus", display_name="Gus Club", password=None, plays_only_at_club=True)
+    leaving = User.objects.get(pk=table.players[0])
+    with pytest.raises(TableError, match="Gus Club plays only at the club"):
+        replace_player(table_id=table.pk, staff=staff, leaving=leaving, joining=gus)
+    table.refresh_from_db()
+    assert gus.pk not in table.players and leaving.pk in table.players and not table.replacements
+    assert not Entry.objects.filter(tournament=tournament, user=gus).exists()
