@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand
 
 from tables.ledger.services.results import record_past_matches
 from tables.seeding import seed_finished_matches, seed_members, seed_open_tables
+from tables.seeding_tournaments import seed_tournaments
 
 
 class Command(BaseCommand):
@@ -26,6 +27,10 @@ class Command(BaseCommand):
             f"{finished.existing} already there"
         )
         for reason in finished.skipped:
+            self.stdout.write(f"  skipped {reason}")
+        tournaments = seed_tournaments()
+        self.stdout.write(f"demo tournaments: {tournaments.created} made, {tournaments.existing} already there")
+        for reason in tournaments.skipped:
             self.stdout.write(f"  skipped {reason}")
         recorded, _empty = record_past_matches()  # a club seeded before match results were kept
         self.stdout.write(f"match results of earlier matches: {recorded} recorded")
