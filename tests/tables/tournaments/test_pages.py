@@ -38,7 +38,13 @@ def test_the_list_groups_tournaments_by_status_and_hides_drafts_from_members(mak
     running_part = page.split('id="tournaments-running"')[1].split('id="tournaments-finished"')[0]
     assert "Spring cup" in upcoming_part and f'data-tournament="{running.pk}"' in running_part
     assert "4 entrants" in running_part
+    assert "started by the organiser" in running_part and "starts when" not in running_part
+    assert "starts when the organiser starts it" in upcoming_part
     assert "Secret draft" in client_for(staff).get(reverse("tournaments")).content.decode()
+    controls.cancel(tournament_id=running.pk, staff=staff, reason="The hall flooded")
+    finished_part = client_for(member).get(reverse("tournaments")).content.decode().split(
+        'id="tournaments-finished"')[1]
+    assert f'data-tournament="{running.pk}"' in finished_part and "starts" not in finished_part
     assert client_for(member).get(reverse("tournament", args=[upcoming.pk + 1])).status_code == 403
 
 
