@@ -5,6 +5,9 @@ from __future__ import annotations
 from tables.models import Tournament
 from tables.tournaments import services
 
+CLUB_HANDS = 5  # the club table fixture's session (conftest.club_table)
+CLUB_STAKE = 50
+
 
 def session_tournament(make_member, staff, *, count: int, hands: int = 4, game: str = "sheepshead",
                        prefix: str = "p", stake_cents: int | None = None) -> tuple[Tournament, list]:

@@ -18,36 +18,18 @@ from tables.play.services.errors import TableError
 from tables.tournaments import club_tables, services
 from tables.treasury.services import nights
 from tables.treasury.services.replace import ReplaceError, replace_in_person_record
-from tests.tables.tournaments.club_support import session_tournament
+from tests.tables.tournaments.club_support import CLUB_HANDS, CLUB_STAKE, session_tournament
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-STAKE = 50
-HANDS = 5
+STAKE, HANDS = CLUB_STAKE, CLUB_HANDS
 
 
-@pytest.fixture
-def treasurer(make_member):
-    return make_member("tess", display_name="Tess", is_staff=True)
 
 
-@pytest.fixture
-def staff_client(treasurer) -> Client:
-    client = Client()
-    client.force_login(treasurer)
-    return client
 
 
-@pytest.fixture
-def club_table(make_member, treasurer) -> TournamentTable:
-    """Session 1 of a Sheepshead tournament of ten (two tables of five), table 2 played at the club, started."""
-    tournament, _ = session_tournament(make_member, treasurer, count=10, hands=HANDS, stake_cents=STAKE)
-    drawn = services.draw_next_round(tournament_id=tournament.pk, staff=treasurer)
-    table = drawn.tables.get(number=2)
-    club_tables.set_where(table_id=table.pk, staff=treasurer, where="club")
-    services.start_round(tournament_id=tournament.pk, staff=treasurer)
-    return TournamentTable.objects.select_related("round__tournament").get(pk=table.pk)
 
 
 def hands(seed: int, count: int) -> list[tuple[int, int | None, int]]:

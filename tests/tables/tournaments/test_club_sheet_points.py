@@ -13,44 +13,26 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.models import ClubNight, TournamentTable
-from tables.tournaments import club_tables, services
+from tables.models import ClubNight
 from tables.treasury.services import nights
 from tests.i18n.test_german_pages import visible_text
-from tests.tables.tournaments.club_support import session_tournament
+from tests.tables.tournaments.club_support import CLUB_HANDS, CLUB_STAKE
 from tests.tables.tournaments.test_club_sheet import enter, hands, open_sheet, save, version_on
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-HANDS = 5
-STAKE = 50
+HANDS, STAKE = CLUB_HANDS, CLUB_STAKE
 LABEL = "Club championship, session 1, table 2"
 TOTAL = re.compile(r'<tr data-member="(\d+)" data-amount="(-?\d+)">')
 STAKE_WORD = re.compile(r"\bstake\b", re.IGNORECASE)
 CELL = re.compile(r'<li data-member="(\d+)" data-amount="(-?\d*)">')
 
 
-@pytest.fixture
-def treasurer(make_member):
-    return make_member("tess", display_name="Tess", is_staff=True)
 
 
-@pytest.fixture
-def staff_client(treasurer) -> Client:
-    client = Client()
-    client.force_login(treasurer)
-    return client
 
 
-@pytest.fixture
-def club_table(make_member, treasurer) -> TournamentTable:
-    tournament, _ = session_tournament(make_member, treasurer, count=10, hands=HANDS, stake_cents=STAKE)
-    drawn = services.draw_next_round(tournament_id=tournament.pk, staff=treasurer)
-    table = drawn.tables.get(number=2)
-    club_tables.set_where(table_id=table.pk, staff=treasurer, where="club")
-    services.start_round(tournament_id=tournament.pk, staff=treasurer)
-    return TournamentTable.objects.select_related("round__tournament").get(pk=table.pk)
 
 
 def content(page: str) -> str:
