@@ -4,7 +4,6 @@ sheet's tests, the treasurer, a client logged in as them, and a session table pl
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from tables.models import TournamentTable
 from tables.tournaments import club_tables, services
@@ -14,18 +13,6 @@ from tests.tables.tournaments.club_support import CLUB_HANDS, CLUB_STAKE, sessio
 @pytest.fixture
 def staff(make_member):
     return make_member("organiser", is_staff=True)
-
-
-@pytest.fixture
-def treasurer(make_member):
-    return make_member("tess", display_name="Tess", is_staff=True)
-
-
-@pytest.fixture
-def staff_client(treasurer) -> Client:
-    client = Client()
-    client.force_login(treasurer)
-    return client
 
 
 @pytest.fixture

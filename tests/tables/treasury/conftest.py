@@ -1,5 +1,6 @@
-"""What the treasury's tests share: a treasurer (staff), a client logged in as them, a small club by name, and a
-SQLite database of a test's own as the site's (for the tests of SQLite backups, in either run of the tier)."""
+"""What the treasury's tests share: a small club by name, and a SQLite database of a test's own as the site's (for
+the tests of SQLite backups, in either run of the tier); the treasurer and their client are in
+tests/tables/conftest.py."""
 
 from __future__ import annotations
 
@@ -8,21 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from tests.sqlite_databases import copy_database, migrate_sqlite, sqlite_database
-
-
-@pytest.fixture
-def treasurer(make_member):
-    return make_member("tess", display_name="Tess", is_staff=True)
-
-
-@pytest.fixture
-def staff_client(treasurer) -> Client:
-    client = Client()
-    client.force_login(treasurer)
-    return client
 
 
 @pytest.fixture
