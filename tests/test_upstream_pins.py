@@ -45,7 +45,7 @@ def test_every_package_whose_internals_are_restated_is_pinned_to_the_installed_r
     for line in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]:
         requirement = Requirement(line)
         declared[requirement.name.lower()] = requirement.specifier
-    for package in ("django", "channels", "asgiref"):
+    for package in ("django", "channels", "asgiref", "daphne", "autobahn"):
         assert package in declared, f"{package} is patched (see this module's docstring) but not declared"
         specifier = declared[package]
         assert str(specifier), f"{package} is declared without a version range"
@@ -123,3 +123,12 @@ def test_dropping_a_flooders_connection_restates_daphnes_close() -> None:
 
     assert_unchanged(fingerprint(WebSocketProtocol.serverClose, WebSocketProtocol.handle_reply,
                                  WebSocketProtocol.onMessage), "4542a12b41920223", "config/daphne_stop.py")
+
+
+def test_a_flooders_grace_relies_on_autobahn_reading_the_close_timeout_as_it_sends_the_close() -> None:
+    """config/daphne_stop.py sets a connection's `closeHandshakeTimeout` before Daphne's close: autobahn's
+    `sendCloseFrame` reads it to start the drop timer, and `onCloseHandshakeTimeout` then drops the connection."""
+    from autobahn.websocket.protocol import WebSocketProtocol
+
+    assert_unchanged(fingerprint(WebSocketProtocol.sendCloseFrame, WebSocketProtocol.onCloseHandshakeTimeout),
+                     "fbacfc3e8bd68f48", "config/daphne_stop.py")

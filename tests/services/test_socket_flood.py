@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 import websockets
@@ -22,8 +23,8 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True), pyt
 
 FRAMES = 3000
 PATIENCE = 20.0
-
-
+STALL_AFTER = 40  # frames; then a stalled client's process does not run for STALL seconds
+STALL = 1.5  # longer than autobahn's close-handshake second, shorter than config/daphne_stop.GRACE
 
 
 def open_socket(server: Daphne, path: str, cookie: str) -> websockets.connect:
@@ -31,14 +32,17 @@ def open_socket(server: Daphne, path: str, cookie: str) -> websockets.connect:
                               additional_headers={"Cookie": f"sessionid={cookie}"})
 
 
-async def flood(sock: websockets.ClientConnection, frame: str) -> tuple[int, int | None]:
+async def flood(sock: websockets.ClientConnection, frame: str, *, stall: bool = False) -> tuple[int, int | None]:
     """Sends up to FRAMES copies of `frame` as fast as the connection takes them, while reading what comes back;
-    (frames sent, the code the server closed the socket with)."""
+    (frames sent, the code the server closed the socket with). A `stall`ed client stops its whole process for STALL
+    seconds after STALL_AFTER frames (as a loaded machine may), reading nothing meanwhile."""
     sent = 0
     try:
         for _ in range(FRAMES):
             await sock.send(frame)
             sent += 1
+            if stall and sent == STALL_AFTER:
+                time.sleep(STALL)  # blocking on purpose: the client's event loop does not run
             if sent % 100 == 0:
                 await asyncio.sleep(0)  # let the reader see a close
     except websockets.ConnectionClosed:
@@ -53,12 +57,15 @@ async def flood(sock: websockets.ClientConnection, frame: str) -> tuple[int, int
         return sent, None
 
 
-@pytest.mark.parametrize(("frame", "board_first"), [
-    ("x", True), ("[" * 5000, True), (json.dumps({"kind": "chat", "text": "spam"}), True),
-    ("x", False),  # from the handshake on, while the socket's connect still reads the database
-], ids=["junk", "depth-bomb", "chat", "junk-at-once"])
-async def test_a_flooding_socket_is_closed_and_the_other_member_plays_on(make_member, daphne, frame,
-                                                                         board_first) -> None:
+@pytest.mark.parametrize(("frame", "board_first", "stall"), [
+    ("x", True, False), ("[" * 5000, True, False), (json.dumps({"kind": "chat", "text": "spam"}), True, False),
+    ("x", False, False),  # from the handshake on, while the socket's connect still reads the database
+    # A flooding client that stops running for a while after the close was sent (CI once lost the code that way: the
+    # connection was dropped with a reset after autobahn's one second, before the client had read the close frame).
+    ("[" * 5000, True, True),
+], ids=["junk", "depth-bomb", "chat", "junk-at-once", "depth-bomb-stalled-client"])
+async def test_a_flooding_socket_is_closed_and_the_other_member_plays_on(make_member, daphne, frame, board_first,
+                                                                         stall) -> None:
     alice, bob = await sync_to_async(make_member)("alice"), await sync_to_async(make_member)("bob")
     table = await sync_to_async(full_table)("hawsker", [alice, bob])
     alice_cookie, bob_cookie = (await sync_to_async(session_cookie)(alice), await sync_to_async(session_cookie)(bob))
@@ -67,7 +74,7 @@ async def test_a_flooding_socket_is_closed_and_the_other_member_plays_on(make_me
         assert 'id="board"' in await asyncio.wait_for(bobs.recv(), PATIENCE)
         if board_first:
             assert 'id="board"' in await asyncio.wait_for(flooding.recv(), PATIENCE)
-        sent, code = await flood(flooding, frame)
+        sent, code = await flood(flooding, frame, stall=stall)
         assert code == CLOSE_TOO_FAST, (sent, code)
 
         # Bob's socket is open and gets the next board; his page loads; a chat line of his is stored.
