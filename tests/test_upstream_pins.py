@@ -132,3 +132,12 @@ def test_a_flooders_grace_relies_on_autobahn_reading_the_close_timeout_as_it_sen
 
     assert_unchanged(fingerprint(WebSocketProtocol.sendCloseFrame, WebSocketProtocol.onCloseHandshakeTimeout),
                      "fbacfc3e8bd68f48", "config/daphne_stop.py")
+
+
+def test_relabelling_fields_restates_djangos_alter_field_for_a_label() -> None:
+    """tables/migration_operations.py's `RelabelFields` sets fields on the state as `alter_field` does, lets the
+    state recompute its relations, and reloads the models once (`reload_models`)."""
+    from django.db.migrations.state import ProjectState
+
+    assert_unchanged(fingerprint(ProjectState.alter_field, ProjectState.reload_models, ProjectState.relations.fget),
+                     "2529c714e022f3c4", "tables/migration_operations.py")
