@@ -54,6 +54,7 @@ _jobs: dict[str, Job] = {}
 
 MAX_GIVEN_UP = 3  # given-up passes still running on their threads, at most, before the clock waits for one
 RESTART_AFTER_MAX = 5.0  # seconds: a clock task that ended starts again after TABLE_CLOCK_SECONDS, this at most
+SLOW_PART = 2.0  # seconds: a part of a pass that takes longer is logged (a paced bot's card is a second or two)
 HEALTHY_WITHIN_POLLS = 3  # healthy: a pass finished within this many TABLE_CLOCK_SECONDS plus the pass timeout
 
 
@@ -66,16 +67,23 @@ def jobs() -> dict[str, Job]:
     return dict(_jobs)
 
 
-def run_pass(sweep: Sweep, *, jobs: dict[str, Job] | None = None) -> datetime | None:
+def run_pass(sweep: Sweep, *, jobs: dict[str, Job] | None = None,
+             monotonic: Callable[[], float] = time.monotonic) -> datetime | None:
     """One pass: play's sweep ("tables"), then each job; returns the soonest time any of them asked to look again.
-    A part that raises is logged with its name and left for the next pass; the others run all the same."""
+    A part that raises is logged with its name and left for the next pass; the others run all the same. A part that
+    takes longer than SLOW_PART is logged with its time: every paced bot of the process waits for the pass."""
     soonest: datetime | None = None
     for name, work in [("tables", sweep), *(_jobs if jobs is None else jobs).items()]:
+        began = monotonic()
         try:
             due = work()
         except Exception:  # what is due stays due: the next pass (TABLE_CLOCK_SECONDS at most) runs it again
             log.exception("table clock: %s failed; the next pass tries again", name)
             continue
+        finally:
+            took = monotonic() - began
+            if took > SLOW_PART:
+                log.warning("table clock: %s took %.1f s of a pass", name, took)
         if due is not None and (soonest is None or due < soonest):
             soonest = due
     return soonest

@@ -36,6 +36,28 @@ expect.set_options(timeout=20_000)
 
 
 Record = Callable[..., Any]
+SERVER_LOG_LINES = 80
+REQUEST_LINE = re.compile(r"^\S+ - - \[")  # Daphne's access log: a request or a socket's connect and disconnect
+
+
+def server_log_tail(server: Daphne) -> str:
+    """The site's own lines (warnings, errors, the clock's) of its log, the last SERVER_LOG_LINES, without the
+    requests: what the server was doing when a test gave up waiting for it."""
+    lines = [line for line in server.log().splitlines() if not REQUEST_LINE.match(line)]
+    return "\n".join(lines[-SERVER_LOG_LINES:])
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """A failed e2e test's report carries its server's log (the page alone cannot say whether the server stalled,
+    or its push was lost: CI once waited 20 s for a bot's card and kept nothing else)."""
+    report = yield
+    if report.failed and call.when == "call":
+        for name in ("server", "own_server"):
+            server = getattr(item, "funcargs", {}).get(name)
+            if isinstance(server, Daphne):
+                report.sections.append((f"the site's log ({name}, without requests)", server_log_tail(server)))
+    return report
 
 
 @pytest.fixture

@@ -326,3 +326,14 @@ async def test_the_process_clock_starts_once_per_loop_and_is_woken_by_the_proces
         background.stop()
         await asyncio.sleep(0)
     wakeups.wake(timezone.now())  # a stopped clock is not woken (and nothing fails)
+
+
+def test_a_slow_part_of_a_pass_is_logged_with_its_name_and_the_others_are_not(caplog) -> None:
+    """Every paced bot of the process waits for the pass: a part that holds it up says so in the log."""
+    moments = iter([0.0, 0.1, 10.0, 13.5])  # "tables" 0.1 s, then "slow" 3.5 s, by the clock run_pass reads
+    soon = timezone.now()
+    with caplog.at_level(logging.WARNING, logger="tables.play.background"):
+        assert background.run_pass(lambda: None, jobs={"slow": lambda: soon},
+                                   monotonic=lambda: next(moments)) == soon
+    assert "table clock: slow took 3.5 s of a pass" in caplog.text
+    assert "tables took" not in caplog.text
