@@ -31,6 +31,7 @@ clock's passes too (`add_job`, tables.notices). Invitations end with their table
         from tables.invitations.services.invitations import EndedInvitations
         from tables.ledger import receivers  # noqa: F401  (connects the ledger's receiver)
         from tables.notices.job import NoticeJob
+        from tables.notices.off_the_pass import OffThePass
         from tables.play import sockets
         from tables.play.background import add_job, start_table_clock
         from tables.play.page_parts import add_table_part
@@ -46,7 +47,8 @@ clock's passes too (`add_job`, tables.notices). Invitations end with their table
         post_migrate.connect(restore_statement_timeout, dispatch_uid="statement-timeout-after-migrate")
         sockets.start_with_sockets(start_table_clock)
         add_job("invitations", EndedInvitations())  # invitations out of time end, and their lobbies are told
-        add_job("notices", NoticeJob())  # emails about correspondence tables: found, then sent after commit
+        # emails and pushes about correspondence tables: found on the pass, sent after commit on a thread of their own
+        add_job("notices", NoticeJob(send=OffThePass()))
         # An online tournament table's result, recorded after play's commit; the clock's job writes down no-shows and
         # records any result that recording missed (tables.tournaments.results says why not inside play's transaction).
         match_ended.connect(on_match_ended, dispatch_uid="tables.tournaments.record_online_result")

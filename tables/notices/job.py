@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -9,8 +11,21 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.notices import events, pushes, selectors, sending
+from tables.notices.off_the_pass import run_now
+
+log = logging.getLogger(__name__)
 
 LOOK_EVERY = timedelta(seconds=30)
+
+
+def send_all_due(*, now: datetime) -> None:
+    """The pushes first, then the emails: a push service that fails in a way nobody foresaw (logged) keeps no
+    email from going out; an email failure raises (logged by whoever runs this)."""
+    try:
+        pushes.send_pushes_due(now=now)
+    except Exception:
+        log.exception("notices: pushing failed; what is still due is pushed by a later look")
+    sending.send_due(now=now)
 
 
 class NoticeJob:
@@ -18,11 +33,15 @@ class NoticeJob:
     (tables.notices.events), then, once that has committed, send what the outbox holds due (the pushes,
     tables.notices.pushes, and the emails, tables.notices.sending), retries included. A deadline or a member's
     turn may wait up to `LOOK_EVERY` to be told: at tables of hours per move that is nothing. A look that fails
-    leaves the job due, so the next pass looks again. `now` is for tests; the clock calls it without."""
+    leaves the job due, so the next pass looks again. `now` is for tests; the clock calls it without.
 
-    def __init__(self) -> None:
+    `send` runs the sending: the clock's job is given a thread of its own (tables.notices.off_the_pass, so a relay
+    or push service that stops answering never holds up the clock's pass); by default the look sends itself."""
+
+    def __init__(self, *, send: Callable[[Callable[[], object]], bool] = run_now) -> None:
         self.next_look: datetime | None = None
         self.seat_to_act = selectors.SeatToAct()
+        self.send = send
 
     def __call__(self, now: datetime | None = None) -> datetime:
         now = now or timezone.now()
@@ -30,9 +49,7 @@ class NoticeJob:
             return self.next_look
         self.next_look = None  # due until this look has succeeded
         events.scan(now=now, seat_to_act=self.seat_to_act)
-        # at once, outside a transaction (the clock's); the pushes first and robust: an SMTP server that fails in a
-        # way nobody foresaw (logged) keeps no device from its push, nor the other way round
-        transaction.on_commit(partial(pushes.send_pushes_due, now=now), robust=True)
-        transaction.on_commit(partial(sending.send_due, now=now))
+        # once the scan's rows are committed (at once, outside a transaction: the clock's)
+        transaction.on_commit(partial(self.send, partial(send_all_due, now=now)))
         self.next_look = now + LOOK_EVERY
         return self.next_look

@@ -3,6 +3,8 @@ sent once when the server is back; two processes never send one notice twice; gi
 
 from __future__ import annotations
 
+import logging
+import threading
 from datetime import timedelta
 
 import pytest
@@ -10,7 +12,7 @@ from django.utils import timezone
 
 from tables.models import Notice
 from tables.notices import outbox
-from tables.notices.job import NoticeJob
+from tables.notices.job import LOOK_EVERY, NoticeJob
 from tables.notices.sending import send_due
 from tests.tables.notices.conftest import run_job
 
@@ -51,7 +53,7 @@ def test_nothing_is_sent_before_the_scan_commits(make_member, smtp, django_captu
     correspondence(table)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         NoticeJob()(now=timezone.now())
-    assert smtp.inbox.messages == [] and len(callbacks) == 2  # the sending (pushes, emails) waits for the commit
+    assert smtp.inbox.messages == [] and len(callbacks) == 1  # the sending (pushes, then emails) waits for the commit
     for callback in callbacks:
         callback()
     assert len(smtp.inbox.messages) == 1
@@ -154,3 +156,76 @@ def test_the_job_looks_again_only_after_its_interval(make_member) -> None:
     now = timezone.now()
     assert job(now=now) == now + timedelta(seconds=30)
     assert job(now=now + timedelta(seconds=10)) == now + timedelta(seconds=30)
+
+
+def test_a_relay_that_stops_answering_holds_up_no_clock_pass(monkeypatch, django_capture_on_commit_callbacks) -> None:
+    """The clock's job sends on a thread of its own (tables.notices.off_the_pass): while a sending hangs, the pass
+    returns, and the next looks start no second sending; once it ends, the next look sends again."""
+    from tables.notices import job as job_module
+    from tables.notices.off_the_pass import OffThePass
+
+    started, release, calls = threading.Event(), threading.Event(), []
+
+    def hanging(*, now) -> None:  # a relay that answers only when the test lets it
+        calls.append(now)
+        started.set()
+        release.wait(timeout=30)
+
+    monkeypatch.setattr(job_module, "send_all_due", hanging)
+    sender = OffThePass(name="notices-sending-test")
+    job = NoticeJob(send=sender)
+    now = timezone.now()
+
+    def look(at) -> None:  # a clock's look: the scan commits, then the sending starts (on its thread) and it returns
+        with django_capture_on_commit_callbacks(execute=True):
+            job(now=at)
+
+    look(now)
+    assert started.wait(timeout=30) and sender.busy()
+    look(now + LOOK_EVERY)  # the next look returns too, and starts no second sending while one hangs
+    assert calls == [now]
+    release.set()
+    wait_until_idle(sender)
+    assert not sender.busy()
+    started.clear()
+    look(now + 2 * LOOK_EVERY)
+    assert started.wait(timeout=30) and calls == [now, now + 2 * LOOK_EVERY]
+
+
+def test_a_sending_that_fails_on_its_thread_is_logged_and_the_next_one_runs(caplog) -> None:
+    from tables.notices.off_the_pass import OffThePass
+
+    sender, done = OffThePass(name="notices-sending-test"), threading.Event()
+
+    def broken() -> None:
+        raise RuntimeError("the relay said no")
+
+    with caplog.at_level(logging.ERROR, logger="tables.notices.off_the_pass"):
+        assert sender(broken)
+        wait_until_idle(sender)
+    assert "notices: sending failed" in caplog.text and "the relay said no" in caplog.text
+    assert sender(done.set) and done.wait(timeout=30)
+
+
+def wait_until_idle(sender) -> None:
+    for _ in range(300):  # polled, 30 s at most: nothing here is timed
+        if not sender.busy():
+            return
+        threading.Event().wait(0.1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_clocks_job_sends_on_its_own_thread_with_a_connection_of_its_own(waiting_turn, smtp) -> None:
+    """As a serving process runs it: the job the clock was given sends off its pass, reading and writing the outbox
+    on its thread's own database connection (closed after), and the member gets their email once."""
+    from tables.notices.off_the_pass import OffThePass
+    from tables.play import background
+
+    assert isinstance(background.jobs()["notices"].send, OffThePass)  # the clock's job, as TablesConfig made it
+    member, now = waiting_turn
+    sender = OffThePass(name="notices-sending-test")
+    job = NoticeJob(send=sender)
+    job(now=now)  # no transaction around it, as on the clock's thread: the sending starts as the look ends
+    wait_until_idle(sender)
+    assert len(smtp.inbox.messages) == 1 and len(smtp.inbox.to(member.email)) == 1
+    assert Notice.objects.get().sent_at is not None
