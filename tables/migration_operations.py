@@ -10,7 +10,8 @@ new label, then reloads the models it touched once.
 
 It restates the part of `ProjectState.alter_field` that matters for a field that keeps its type, column and
 relation (pinned Django; tests/test_upstream_pins.py fails when that code changes). tests/test_migration_labels.py
-checks that the state it leaves is the one the `AlterField`s left, and that each change really is a label.
+checks that the state it leaves is the one the `AlterField`s left, and that each change really is a label
+(`verbose_name` or `help_text` alone).
 """
 
 from __future__ import annotations
@@ -21,12 +22,10 @@ from django.db.migrations.operations.base import Operation
 from django.db.migrations.state import ProjectState
 from django.db.models import Field
 
-LABELS = frozenset({"verbose_name", "help_text"})
-"""What a relabelled field may differ in from the field it replaces: nothing the database holds."""
-
 
 class RelabelFields(Operation):
-    """`fields`: (model name, field name, the field with its new label), for the fields of the migration's app."""
+    """`fields`: (model name, field name, the field with its new label), for the fields of the migration's app. Only
+    for fields that differ from what they replace in `verbose_name` or `help_text` alone (checked by the tests)."""
 
     reversible = True
     reduces_to_sql = False
@@ -56,14 +55,3 @@ class RelabelFields(Operation):
     def describe(self) -> str:
         return f"Relabel {len(self.fields)} fields"
 
-    @property
-    def migration_name_fragment(self) -> str:
-        return "relabel_fields"
-
-
-def label_only(old: Field, new: Field) -> bool:
-    """Whether `new` differs from `old` in its labels alone (what `RelabelFields` may change)."""
-    old_path, old_args, old_kwargs = old.deconstruct()[1:]
-    new_path, new_args, new_kwargs = new.deconstruct()[1:]
-    rest = {key for key in set(old_kwargs) | set(new_kwargs) if old_kwargs.get(key) != new_kwargs.get(key)}
-    return old_path == new_path and old_args == new_args and rest <= LABELS

@@ -9,11 +9,21 @@ import pytest
 from django.core.management import call_command
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.operations import AlterField
-from django.db.models import CharField
+from django.db.models import CharField, Field
 
-from tables.migration_operations import RelabelFields, label_only
+from tables.migration_operations import RelabelFields
 
 RELABELLING = ["0028_german_field_labels", "0031_field_labels_of_nights_payments_and_sheets"]
+LABELS = frozenset({"verbose_name", "help_text"})
+"""What a relabelled field may differ in from the field it replaces: nothing the database holds."""
+
+
+def label_only(old: Field, new: Field) -> bool:
+    """Whether `new` differs from `old` in its labels alone (what `RelabelFields` may change)."""
+    old_path, old_args, old_kwargs = old.deconstruct()[1:]
+    new_path, new_args, new_kwargs = new.deconstruct()[1:]
+    rest = {key for key in set(old_kwargs) | set(new_kwargs) if old_kwargs.get(key) != new_kwargs.get(key)}
+    return old_path == new_path and old_args == new_args and rest <= LABELS
 
 
 def relabelling(loader: MigrationLoader, name: str) -> RelabelFields:

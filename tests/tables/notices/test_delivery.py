@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -211,7 +212,7 @@ def wait_until_idle(sender) -> None:
     for _ in range(300):  # polled, 30 s at most: nothing here is timed
         if not sender.busy():
             return
-        threading.Event().wait(0.1)
+        time.sleep(0.1)
 
 
 @pytest.mark.django_db(transaction=True)
